@@ -136,7 +136,12 @@ export type ScenarioStep =
 /** The steps that make a call and may be made before the one before them was answered (`overlapsPrevious`). */
 export const CALL_STEP_TYPES = ['command', 'action', 'trigger', 'faultTrigger', 'queueEdit'] as const;
 
-export const isCallStep = (step: ScenarioStep | undefined): boolean =>
+/** The most answers a step's `afterAnswers` may name. */
+export const MAX_AFTER_ANSWERS = 10_000;
+
+export type CallStep = Extract<ScenarioStep, { type: (typeof CALL_STEP_TYPES)[number] }>;
+
+export const isCallStep = (step: ScenarioStep | undefined): step is CallStep =>
   step !== undefined && (CALL_STEP_TYPES as readonly string[]).includes(step.type);
 
 /** The queue edits a scenario replays: the Queues area's commands that change a queue's items or settings. */

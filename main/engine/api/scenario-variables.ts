@@ -6,7 +6,7 @@
  * step whatever the console did: such a file cannot run, and is refused before it starts, as a
  * scenario (`scenarios.save`) and as a repro bundle (`bundles.import`).
  */
-import type { ScenarioStep } from './scenario-types.js';
+import { isCallStep, type ScenarioStep } from './scenario-types.js';
 import type { ServiceUrls } from './types.js';
 
 export const VARIABLE = /\$\{([\w.-]+)\}/g;
@@ -98,6 +98,25 @@ export function repeatedRuleRefs(steps: readonly ScenarioStep[]): UnfilledVariab
 /** The refusal of repeated refs, each at its step. */
 export function describeRepeatedRefs(repeated: readonly UnfilledVariable[], at: string): string {
   return `${repeated.map(({ index, name }) => `${at}/${index} gives ref ${name} again`).join(', ')}, while the rule it named is live: a ref names one rule at a time`;
+}
+
+/**
+ * Steps whose `overlapsPrevious` follows no call step (the first step, a clock or an expect step
+ * before it), or whose `afterAnswers` comes without it: a run would make them as any other step,
+ * and the file would not say what it meant.
+ */
+export function misplacedAtOnce(steps: readonly ScenarioStep[]): string[] {
+  const misplaced: string[] = [];
+  steps.forEach((step, index) => {
+    if (!isCallStep(step)) return;
+    if (step.overlapsPrevious && !isCallStep(steps[index - 1]))
+      misplaced.push(
+        `${index} has overlapsPrevious with no command, action, trigger, faultTrigger or queueEdit step right before it`,
+      );
+    if (step.afterAnswers !== undefined && !step.overlapsPrevious)
+      misplaced.push(`${index} has afterAnswers without overlapsPrevious`);
+  });
+  return misplaced;
 }
 
 /** "/steps/3 names rule9" for each unknown ref, for a refusal. */

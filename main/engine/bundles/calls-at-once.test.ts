@@ -120,6 +120,7 @@ describe('a bundle of calls made at once', () => {
       ];
       const bundle = await exported(bench, sent);
       expect(calls(bundle).filter((step) => 'overlapsPrevious' in step).length).toBeGreaterThanOrEqual(3);
+      expectAllChecked(bundle);
       await expectReplaysPass(bundle, 2);
     }
   });

@@ -29,7 +29,7 @@ export interface BundleDeps {
     | 'startedAfterTransition'
     | 'pending'
     | 'pendingEntries'
-    | 'requestsCrossed'
+    | 'requestCrossings'
   >;
   urls: () => ServiceUrls;
   /** Wall time, for the bundle's `exportedAt`. */

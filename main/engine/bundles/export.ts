@@ -177,7 +177,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     // The same for the control calls rules answered: a filter may leave out the one a rule spent itself on (review).
     controlAnswered: filtered ? newest().flatMap((row) => controlAnsweredBy(row) ?? []) : span.controlAnswered,
     groupOf: (playerId) => deps.players.all().find((player) => player.id === playerId)?.groupId,
-    requestsCrossedAtEnd: deps.journal.requestsCrossed(),
+    crossings: deps.journal.requestCrossings(),
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
       const session = player?.currentSession;

@@ -25,6 +25,7 @@ import {
   unfilledVariables,
   unknownRuleRefs,
   repeatedRuleRefs,
+  misplacedAtOnce,
   describeRepeatedRefs,
 } from '../api/scenario-variables.js';
 import type { StagedQueue } from '../cloud-queue/staged-writes.js';
@@ -192,6 +193,7 @@ function meaningProblems(bundle: Bundle): string[] {
     );
   const repeated = repeatedRuleRefs(bundle.scenario.steps);
   if (repeated.length) problems.push(describeRepeatedRefs(repeated, '/scenario/steps'));
+  problems.push(...misplacedAtOnce(bundle.scenario.steps).map((why) => `/scenario/steps/${why}`));
   const unfilled = unfilledVariables(bundle.scenario.steps, known);
   if (unfilled.length)
     problems.push(

@@ -593,9 +593,14 @@ describe('calls made while a player’s request was in flight', () => {
   it('marks one right after another call at its instant, with the answers that came between them', () => {
     const { steps } = build(
       [
-        act(1, T0 + 1_000, 'skipNext', { requestsEnded: 4 }),
-        act(2, T0 + 1_000, 'skipPrev', { requestsEnded: 4, whileRequestsInFlight: true, ok: false }),
-        act(3, T0 + 1_000, 'pause', { requestsEnded: 6, whileRequestsInFlight: true }),
+        act(1, T0 + 1_000, 'skipNext', { requestsIssued: 10, answeredAtInstant: 1 }),
+        act(2, T0 + 1_000, 'skipPrev', {
+          requestsIssued: 11,
+          answeredAtInstant: 1,
+          whileRequestsInFlight: true,
+          ok: false,
+        }),
+        act(3, T0 + 1_000, 'pause', { requestsIssued: 13, answeredAtInstant: 3, whileRequestsInFlight: true }),
       ],
       [],
     );
@@ -606,33 +611,38 @@ describe('calls made while a player’s request was in flight', () => {
     ]);
   });
 
-  it('checks nothing from calls made at once whose answers then crossed, which no replay repeats', () => {
+  it('checks nothing from calls made at once whose own requests’ answers crossed, which no replay repeats', () => {
     const atOnce = [
-      act(1, T0 + 1_000, 'skipNext', { requestsEnded: 4, requestsCrossed: 2 }),
-      act(2, T0 + 1_000, 'pause', { requestsEnded: 4, requestsCrossed: 2, whileRequestsInFlight: true }),
+      act(1, T0 + 1_000, 'skipNext', { requestsIssued: 10 }),
+      act(2, T0 + 1_000, 'pause', { requestsIssued: 11, whileRequestsInFlight: true }),
     ];
-    const kept = build(atOnce, [t('player-kitchen', T0 + 1_000, 'pause')], { requestsCrossedAtEnd: 2 });
-    expect(kept.notes.filter((note) => /another order/.test(note))).toEqual([]);
-    // Crossed before the next call, or before the export.
-    for (const more of [
-      { calls: [...atOnce, act(3, T0 + 3_000, 'play', { requestsEnded: 9, requestsCrossed: 3 })], atEnd: 3 },
-      { calls: atOnce, atEnd: 3 },
-    ]) {
-      const { steps, notes } = build(more.calls, [t('player-kitchen', T0 + 1_000, 'pause')], {
-        requestsCrossedAtEnd: more.atEnd,
-      });
-      expect(notes).toContainEqual(
+    const later = act(3, T0 + 3_000, 'play', { requestsIssued: 14 });
+    const crossedNote = (notes: readonly string[]) => notes.filter((note) => /another order/.test(note));
+    // None crossed, one before the run, one begun after the call that ends it: all kept.
+    for (const [calls, crossings] of [
+      [atOnce, []],
+      [atOnce, [9]],
+      [[...atOnce, later], [14]],
+    ] as const) {
+      const { notes } = build([...calls], [t('player-kitchen', T0 + 1_000, 'pause')], { crossings });
+      expect(crossedNote(notes)).toEqual([]);
+    }
+    // One of the run's own requests, answered after a later one, before the next call or the export.
+    for (const calls of [atOnce, [...atOnce, later]]) {
+      const { steps, notes } = build(calls, [t('player-kitchen', T0 + 1_000, 'pause')], { crossings: [12] });
+      expect(crossedNote(notes)).toContainEqual(
         expect.stringMatching(/calls made at once at .* had a player's answers come in another order/),
       );
-      expect(steps.filter((step) => step.type === 'action').every((step) => 'outcomeNotChecked' in step)).toBe(true);
+      const actions = steps.filter((step) => step.type === 'action');
+      expect(actions.slice(0, 2).every((step) => 'outcomeNotChecked' in step)).toBe(true);
     }
   });
 
   it('leaves one after a clock step unmarked: the replay settles what came before it', () => {
     const { steps } = build(
       [
-        act(1, T0 + 1_000, 'skipNext', { requestsEnded: 0 }),
-        act(2, T0 + 2_000, 'pause', { requestsEnded: 0, whileRequestsInFlight: true }),
+        act(1, T0 + 1_000, 'skipNext', { requestsIssued: 3 }),
+        act(2, T0 + 2_000, 'pause', { requestsIssued: 4, answeredAtInstant: 0, whileRequestsInFlight: true }),
       ],
       [],
     );

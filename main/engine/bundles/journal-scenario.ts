@@ -10,7 +10,13 @@ import { MAX_CLOCK_STEP_MS } from '../api/commands/core.js';
 import type { FaultRule, FaultRuleInput } from '../api/fault-types.js';
 import { isObject } from '../api/is-object.js';
 import type { PlayerAction, PlayerMachineState, PlayerTransition } from '../api/player-types.js';
-import { isCallStep, QUEUE_EDIT_COMMANDS, type QueueEditCommand, type ScenarioStep } from '../api/scenario-types.js';
+import {
+  isCallStep,
+  MAX_AFTER_ANSWERS,
+  QUEUE_EDIT_COMMANDS,
+  type QueueEditCommand,
+  type ScenarioStep,
+} from '../api/scenario-types.js';
 import type { TriggerRequest } from '../api/fault-types.js';
 import type { JournalEntry, JournaledCommand, JournaledControlCall } from '../journal/types.js';
 import { TOKEN_REF, UNKNOWN_TOKEN } from '../journal/secrets.js';
@@ -55,8 +61,8 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
   playerRequests?: readonly PlayerRequestMet[];
   /** Control calls a fault rule answered in the route's place (span-entries.ts). */
   controlAnswered?: readonly ControlAnswered[];
-  /** The players' answers that had crossed, engine-wide, at the export (`requestsCrossed` of the journal). */
-  requestsCrossedAtEnd?: number;
+  /** The tickets of the players' answers that crossed (`requestCrossings` of the journal). */
+  crossings?: readonly number[];
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
@@ -192,9 +198,10 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
 
   let now = input.from;
   let speedNoted = false;
-  // The last call that made a step (`racing`), and the calls made at once open since (null: none).
-  let lastCall: JournalEntry | undefined;
-  let atOnce: { at: number; crossed: number | undefined } | null = null;
+  // The last call that made steps and where they ended (`racing`), and the calls made at once
+  // since, from the first one's time and request ticket (null: none).
+  let lastCall: { call: JournalEntry; stepsEnd: number } | undefined;
+  let atOnce: { at: number; from: number | undefined } | null = null;
   const senders = new Set<string>();
   // The call before, and where its steps begin: what each player had asked by then is said on its first.
   let counted: { call: JournalEntry; firstStep: number } | null = null;
@@ -252,7 +259,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   }
   saidRequestsBefore(counted);
   pushGap(steps, input.to - now);
-  closeAtOnce(input.requestsCrossedAtEnd);
+  closeAtOnce(undefined);
   const uncaused = divergence.uncausedRequest(
     input.playerRequests ?? [],
     input.from,
@@ -313,22 +320,30 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   function racing(call: JournalEntry, made: ScenarioStep[]): ScenarioStep[] {
     if (made.length === 0) return made;
     const before = lastCall;
-    lastCall = call;
-    const own = made.at(-1)!;
-    if (!call.whileRequestsInFlight || !isCallStep(own) || !isCallStep(made.at(-2) ?? steps.at(-1))) {
-      closeAtOnce(call.requestsCrossed);
+    lastCall = { call, stepsEnd: steps.length + made.length };
+    const own = made[0]!;
+    // Right after the call journaled before it, at its instant, each one step of a call: nothing
+    // between them (a clock step, a session the replay makes first) to settle the first.
+    const atOnceWithBefore =
+      call.whileRequestsInFlight === true &&
+      made.length === 1 &&
+      isCallStep(own) &&
+      before !== undefined &&
+      before.call.seq === call.seq - 1 &&
+      before.call.at === call.at &&
+      before.stepsEnd === steps.length &&
+      isCallStep(steps.at(-1));
+    if (!atOnceWithBefore) {
+      closeAtOnce(call.requestsIssued);
       return made;
     }
-    atOnce ??= { at: before?.at ?? call.at, crossed: before?.requestsCrossed };
-    // Answered between the call before and this one: the replay lets as many be answered first.
-    const answered =
-      call.requestsEnded !== undefined && before?.requestsEnded !== undefined
-        ? Math.min(MAX_AFTER_ANSWERS, call.requestsEnded - before.requestsEnded)
-        : 0;
-    return [
-      ...made.slice(0, -1),
-      { ...own, overlapsPrevious: true, ...(answered > 0 ? { afterAnswers: answered } : {}) } as ScenarioStep,
-    ];
+    atOnce ??= { at: before.call.at, from: before.call.requestsIssued };
+    // The first one's answers that came before this one was made: the replay lets them come first.
+    const answered = Math.min(
+      MAX_AFTER_ANSWERS,
+      Math.max(0, (call.answeredAtInstant ?? 0) - (before.call.answeredAtInstant ?? 0)),
+    );
+    return [{ ...own, overlapsPrevious: true, ...(answered > 0 ? { afterAnswers: answered } : {}) } as ScenarioStep];
   }
 
   /**
@@ -349,17 +364,19 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   }
 
   /**
-   * Ends a run of calls made at once, with the answers crossed by the call after it (or the
-   * export). A player's answers that came in another order than its requests went out (one waited
-   * for a connection) cannot be replayed in that order: the replay sends the held requests in turn.
-   * What the players did from the first of those calls on is then not checked, nor what the calls
-   * were answered; without a count (a journal that kept none) nothing is known to have crossed.
+   * Ends a run of calls made at once, at the call after it (the request ticket it began at) or the
+   * export. A player's answers to requests begun in between that came in another order than the
+   * requests went out (one waited for a connection) cannot be replayed in that order: the replay
+   * sends the requests it held in turn. What the players did from the first of those calls on is
+   * then not checked, nor what the calls were answered. A journal that kept no tickets knows of no
+   * crossing.
    */
-  function closeAtOnce(crossedThen: number | undefined): void {
+  function closeAtOnce(until: number | undefined): void {
     if (atOnce === null) return;
-    const { at, crossed } = atOnce;
+    const { at, from } = atOnce;
     atOnce = null;
-    if (crossed === undefined || crossedThen === undefined || crossedThen <= crossed) return;
+    const end = until ?? Infinity;
+    if (from === undefined || !(input.crossings ?? []).some((ticket) => ticket >= from && ticket < end)) return;
     diverged(
       at,
       `calls made at once at ${new Date(at).toISOString()} had a player's answers come in another order than its requests went out, which a replay cannot repeat`,
@@ -481,9 +498,6 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     return [step];
   }
 }
-
-/** As the step schema bounds `afterAnswers`. */
-const MAX_AFTER_ANSWERS = 10_000;
 
 /**
  * By group, the players that were not idle when the scenario began (`from`): the state their last

@@ -145,19 +145,35 @@ describe('the engine journal', () => {
 });
 
 describe('a call begun while a player’s request is in flight', () => {
-  it('is marked so, with the requests ended by then, recorded or still pending', () => {
-    const requests = { size: 0, ended: 3, crossed: 1, begunCounts: () => ({ 'player-kitchen': 4 }) };
+  it('is marked so, with the requests answered since the call before, recorded or still pending', () => {
+    const requests = {
+      size: 0,
+      issued: 7,
+      endedSince: (mark: number) => (mark === 7 ? (requests.issued > 7 ? 2 : 0) : -1),
+      crossings: () => [4],
+      begunCounts: () => ({ 'player-kitchen': 4 }),
+    };
     const journal = new Journal({ now: () => 1_000, rules: () => [], requests });
     const first = journal.begin('players.act');
     requests.size = 1;
+    requests.issued = 9;
     const second = journal.begin('players.act', { kind: 'command', name: 'players.act', input: {}, ok: true });
-    const counts = { requestsEnded: 3, requestsCrossed: 1, requestsBegun: { 'player-kitchen': 4 } };
-    expect(first).toEqual({ seq: 1, at: 1_000, ...counts });
-    expect(second).toEqual({ seq: 2, at: 1_000, ...counts, whileRequestsInFlight: true });
-    expect(journal.pendingEntries()).toEqual([
-      expect.objectContaining({ seq: 2, whileRequestsInFlight: true, requestsEnded: 3, pendingAtExport: true }),
-    ]);
+    const begun = { requestsBegun: { 'player-kitchen': 4 } };
+    expect(first).toEqual({ seq: 1, at: 1_000, requestsIssued: 7, answeredAtInstant: 0, ...begun });
+    // Counted from the first call at this instant.
+    const marked = { requestsIssued: 9, answeredAtInstant: 2, whileRequestsInFlight: true, ...begun };
+    expect(second).toEqual({ seq: 2, at: 1_000, ...marked });
+    expect(journal.pendingEntries()).toEqual([expect.objectContaining({ seq: 2, ...marked, pendingAtExport: true })]);
     journal.recordCommand(second, { kind: 'command', name: 'players.act', input: {}, ok: true });
-    expect(journal.entries()[0]).toMatchObject({ seq: 2, whileRequestsInFlight: true, requestsEnded: 3 });
+    expect(journal.entries()[0]).toMatchObject({ seq: 2, ...marked });
+    expect(journal.requestCrossings()).toEqual([4]);
+  });
+
+  it('notes that the clock ran as the call began', () => {
+    let speed = 0;
+    const journal = new Journal({ now: () => 1_000, rules: () => [], clockRunning: () => speed > 0 });
+    expect(journal.begin('players.act')).not.toHaveProperty('clockRan');
+    speed = 20;
+    expect(journal.begin('players.act')).toMatchObject({ clockRan: true });
   });
 });

@@ -5,7 +5,7 @@
  * as the base the rules at any later time are rebuilt from.
  */
 import type { FaultRule } from '../api/fault-types.js';
-import type { JournalEntry, JournaledCommand, JournaledControlCall } from './types.js';
+import type { JournalEntry, JournaledCommand, JournaledControlCall, RequestsAtBegin } from './types.js';
 
 export const JOURNAL_CAPACITY = 10_000;
 /** Queue snapshots kept before edits, in items: a bundle's queue as it was when its span began. */
@@ -17,14 +17,12 @@ export interface JournalDeps {
   rules(): FaultRule[];
   /** The newest player transition recorded so far (its seq): the last one before the journal began. */
   lastTransitionSeq?(): number;
-  /**
-   * The players' requests (requests-in-flight.ts): under way now (a call beginning meanwhile races
-   * them), and ended since the engine began.
-   */
+  /** The players' requests (player/requests-in-flight.ts), noted as each call begins (`RequestsAtBegin`). */
   requests?: {
     readonly size: number;
-    readonly ended: number;
-    readonly crossed: number;
+    readonly issued: number;
+    endedSince(mark: number): number;
+    crossings(): readonly number[];
     begunCounts(): Record<string, number>;
   };
   /** Whether the engine clock runs now (speed above 0). */
@@ -38,19 +36,9 @@ type Unstamped<T> = Omit<T, 'seq' | 'at'>;
 export type UnstampedEntry = Unstamped<JournaledCommand> | Unstamped<JournaledControlCall>;
 
 /** A call that began: its place in the order and its engine time, recorded once it ends. */
-export interface JournalTicket {
+export interface JournalTicket extends RequestsAtBegin {
   seq: number;
   at: number;
-  /** The call began while a player's request was under way (see JournaledControlCall). */
-  whileRequestsInFlight?: true;
-  /** The players' requests ended, engine-wide, when the call began (see JournaledControlCall). */
-  requestsEnded?: number;
-  /** The players' answers that had crossed, engine-wide, when the call began (see JournaledControlCall). */
-  requestsCrossed?: number;
-  /** By player, the requests begun when the call began (see JournaledControlCall). */
-  requestsBegun?: Record<string, number>;
-  /** The engine clock ran as the call began (see JournaledControlCall). */
-  clockRan?: true;
 }
 
 /** A call that began and has not ended (a skip waiting for its retry, a load for its window). */
@@ -74,6 +62,8 @@ export class Journal {
   private queueItems = 0;
   private closed = false;
   private readonly inFlight = new Map<number, PendingCall>();
+  /** The engine time of the last call begun, and the request ticket as the first call at it began. */
+  private instant: { at: number; issued: number } | undefined;
   /** Engine time the journal began: a console restarted with its data dir journaled nothing before. */
   readonly startedAt: number;
   /**
@@ -98,8 +88,9 @@ export class Journal {
     if (this.deps.clockRunning?.()) ticket.clockRan = true;
     const requests = this.deps.requests;
     if (requests) {
-      ticket.requestsEnded = requests.ended;
-      ticket.requestsCrossed = requests.crossed;
+      ticket.requestsIssued = requests.issued;
+      if (this.instant?.at !== ticket.at) this.instant = { at: ticket.at, issued: requests.issued };
+      ticket.answeredAtInstant = requests.endedSince(this.instant.issued);
       ticket.requestsBegun = requests.begunCounts();
       if (requests.size > 0) ticket.whileRequestsInFlight = true;
     }
@@ -135,9 +126,9 @@ export class Journal {
     this.insert({ ...entry, ...ticket } as JournaledControlCall);
   }
 
-  /** The players' answers that crossed, engine-wide, so far (undefined: not counted here). */
-  requestsCrossed(): number | undefined {
-    return this.deps.requests?.crossed;
+  /** The tickets of the players' answers that crossed (requests-in-flight.ts), the newest kept. */
+  requestCrossings(): readonly number[] {
+    return this.deps.requests?.crossings() ?? [];
   }
 
   /** Every entry kept, in the order the calls began. */

@@ -7,7 +7,7 @@ import type { FaultRule } from '../api/fault-types.js';
 import type { QueueItem, QueueView } from '../api/queue-types.js';
 
 /** A command of the command table that changed something (or, for a player, tried to). */
-export interface JournaledCommand {
+export interface JournaledCommand extends RequestsAtBegin {
   kind: 'command';
   /** Order the calls began in; entries are read in this order. */
   seq: number;
@@ -30,16 +30,10 @@ export interface JournaledCommand {
   queueBefore?: QueueSnapshot;
   /** Still waiting for its outcome when the journal was read (`ok` and `result` then say nothing). */
   pendingAtExport?: true;
-  /** Began while a player's request was under way (as JournaledControlCall's). */
-  whileRequestsInFlight?: true;
-  requestsEnded?: number;
-  requestsCrossed?: number;
-  requestsBegun?: Record<string, number>;
-  clockRan?: true;
 }
 
 /** A control API call, from any sender: the command bar, an integration's token, the guided demo, a scenario. */
-export interface JournaledControlCall {
+export interface JournaledControlCall extends RequestsAtBegin {
   kind: 'control';
   seq: number;
   at: number;
@@ -54,22 +48,26 @@ export interface JournaledControlCall {
   sessionId?: string;
   /** Still waiting for its answer when the journal was read (`status` then says nothing). */
   pendingAtExport?: true;
+}
+
+/**
+ * The players' requests as a call began (player/requests-in-flight.ts), for a replay to make it
+ * where it was made among them (bundles/journal-scenario.ts).
+ */
+export interface RequestsAtBegin {
   /**
    * Began while a player's request was under way (a skip sent before the one before it was
    * answered): what it met depended on that request's answer not having come yet.
    */
   whileRequestsInFlight?: true;
+  /** The ticket the next player request would get: those begun from this call on have it or above. */
+  requestsIssued?: number;
   /**
-   * How many player requests had ended, engine-wide, when the call began: between two calls made
-   * at once, the difference is how many of the first one's requests were answered before the
-   * second was made, which its replay lets be answered first.
+   * Of the requests begun since the first call journaled at this engine time began, how many had
+   * ended: between two calls made at once, the difference is the earlier calls' answers that came
+   * before the second was made (a request under way from before, an unrelated poll, is not counted).
    */
-  requestsEnded?: number;
-  /**
-   * How many answers had crossed, engine-wide, when the call began (one of a player's requests
-   * answered while an earlier one of it was still under way): a replay cannot repeat that order.
-   */
-  requestsCrossed?: number;
+  answeredAtInstant?: number;
   /**
    * By player, the requests it had begun when the call began: a replay compares what each player
    * asked before a call made while the clock ran (`clockRan`) with what it asked before it then.

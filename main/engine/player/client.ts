@@ -143,7 +143,7 @@ export interface CloudQueueClientOptions {
    */
   timeouts?: RequestTimeouts;
   /** Told as each request begins and ends: the players' requests under way, engine-wide (requests-in-flight.ts). */
-  inFlight?: { begin(playerId: string): number; end(ticket: number, answered: boolean): void };
+  inFlight?: { begin(playerId: string): number; end(ticket: number, withState: boolean): void };
 }
 
 /** Where the request timeout is armed (the engine clock, or a wall clock). */
@@ -341,7 +341,12 @@ export class CloudQueueClient {
         exchange,
       });
     } finally {
-      if (underWay !== undefined) this.options.inFlight?.end(underWay, head !== undefined);
+      // A report's answer changes nothing; a fault rule's timing the replay's rules repeat.
+      if (underWay !== undefined)
+        this.options.inFlight?.end(
+          underWay,
+          head !== undefined && spec.endpoint !== 'timePlayed' && exchange.fault === undefined,
+        );
       if (timeouts) timeouts.clearTimeout(timeout);
       else clock.clearTimeout(timeout as Timer);
     }

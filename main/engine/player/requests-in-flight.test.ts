@@ -35,25 +35,48 @@ describe('the players’ requests in flight', () => {
     expect(requests.ended).toBe(1);
   });
 
-  it('counts answers that crossed: a player’s request answered after a later one of it ended', () => {
+  it('keeps the ticket of an answer that crossed: a player’s request answered after a later one of it', () => {
     const requests = new PlayerRequestsInFlight();
     const window = requests.begin('player-kitchen');
     const other = requests.begin('player-office');
-    const report = requests.begin('player-kitchen');
+    const next = requests.begin('player-kitchen');
     // Another player's answer is no crossing.
     requests.end(other);
-    requests.end(report);
-    expect(requests.crossed).toBe(0);
+    requests.end(next);
+    expect(requests.crossings()).toEqual([]);
     requests.end(window, true);
-    expect(requests.crossed).toBe(1);
+    expect(requests.crossings()).toEqual([window]);
   });
 
-  it('counts no crossing for a request overtaken that got no answer (a timeout rule holds it)', () => {
+  it('counts no crossing for an answer that changes nothing or got none, overtaken or overtaking', () => {
     const requests = new PlayerRequestsInFlight();
-    const held = requests.begin('player-kitchen');
+    // A report's answer, a request a timeout rule held: not `withState`.
+    const report = requests.begin('player-kitchen');
     requests.end(requests.begin('player-kitchen'));
-    requests.end(held, false);
-    expect(requests.crossed).toBe(0);
+    requests.end(report, false);
+    const window = requests.begin('player-kitchen');
+    requests.end(requests.begin('player-kitchen'), false);
+    requests.end(window);
+    expect(requests.crossings()).toEqual([]);
+  });
+
+  it('says how many requests begun from a ticket on have ended', () => {
+    const requests = new PlayerRequestsInFlight();
+    requests.end(requests.begin('player-kitchen'));
+    const mark = requests.issued;
+    const a = requests.begin('player-kitchen');
+    requests.begin('player-kitchen');
+    expect(requests.endedSince(mark)).toBe(0);
+    requests.end(a);
+    expect(requests.endedSince(mark)).toBe(1);
+  });
+
+  it('counts what each player began', () => {
+    const requests = new PlayerRequestsInFlight();
+    requests.begin('player-kitchen');
+    requests.end(requests.begin('player-kitchen'));
+    requests.begin('player-office');
+    expect(requests.begunCounts()).toEqual({ 'player-kitchen': 2, 'player-office': 1 });
   });
 
   it('sends at once while not holding', async () => {
@@ -86,6 +109,17 @@ describe('the players’ requests in flight', () => {
     expect(sent).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('sends a request already given up as it comes: its transport ends it', async () => {
+    const requests = new PlayerRequestsInFlight();
+    const { sent, transport } = recording();
+    requests.hold();
+    const abort = new AbortController();
+    abort.abort(new Error('gone'));
+    await requests.gate(transport)(request('a', abort.signal));
+    expect(sent).toEqual(['a']);
+    expect(requests.heldCount).toBe(0);
+  });
+
   it('ends a held request aborted meanwhile without sending it', async () => {
     const requests = new PlayerRequestsInFlight();
     const { sent, transport } = recording();
@@ -94,6 +128,8 @@ describe('the players’ requests in flight', () => {
     const answer = requests.gate(transport)(request('a', abort.signal));
     abort.abort(new Error('no complete response within 10 s'));
     await expect(answer).rejects.toThrow('no complete response within 10 s');
+    // Out of the queue: not counted as held, and never sent.
+    expect(requests.heldCount).toBe(0);
     requests.release();
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent).toEqual([]);

@@ -16,9 +16,10 @@ export class PlayerRequestsInFlight {
   private readonly underWay = new Map<number, string>();
   private nextTicket = 1;
   private endedCount = 0;
-  private crossedCount = 0;
-  /** By player, the newest ticket of a request of it that ended. */
-  private readonly newestEnded = new Map<string, number>();
+  /** Tickets of requests answered after a later one of their player (the newest CROSSINGS_KEPT). */
+  private readonly overtaken: number[] = [];
+  /** By player, the newest ticket of a request of it answered with state. */
+  private readonly newestAnswered = new Map<string, number>();
   /** By player, the requests it began since the engine began. */
   private readonly begunBy = new Map<string, number>();
   private held: Array<() => void> | null = null;
@@ -34,14 +35,27 @@ export class PlayerRequestsInFlight {
     return this.endedCount;
   }
 
+  /** The ticket the next request will get: requests begun from a mark on have tickets at or above it. */
+  get issued(): number {
+    return this.nextTicket;
+  }
+
+  /** Requests begun at or after ticket `mark` that have ended. */
+  endedSince(mark: number): number {
+    let underWay = 0;
+    for (const ticket of this.underWay.keys()) if (ticket >= mark) underWay++;
+    return Math.max(0, this.nextTicket - mark - underWay);
+  }
+
   /**
-   * Answers that crossed: a request answered after a later one of the same player had ended (it
-   * waited for a connection, say). A replay sends held requests in the order they came and cannot
-   * repeat that, so the journal notes it (`requestsCrossed`). One that got no answer at all (a
-   * timeout rule's) is no crossing: the replay's server holds it the same way.
+   * Tickets of the answers that crossed: a request answered after a later one of the same player
+   * (it waited for a connection, say). A replay sends held requests in the order they came and
+   * cannot repeat that (bundles/journal-scenario.ts). Only answers that carry state count: a report's
+   * (`timePlayed`) changes nothing, one given up without an answer (a timeout rule's) or timed by
+   * a fault rule (a latency) is held the same way by the replay's server.
    */
-  get crossed(): number {
-    return this.crossedCount;
+  crossings(): readonly number[] {
+    return this.overtaken;
   }
 
   /** A request of `playerId` begins: its exchange, from before it is sent until its answer is read. */
@@ -57,13 +71,21 @@ export class PlayerRequestsInFlight {
     return Object.fromEntries(this.begunBy);
   }
 
-  /** `answered`: its status line came (not given up, refused or dropped before any answer). */
-  end(ticket: number, answered = true): void {
+  /**
+   * `withState`: its answer came and may change the player (not a report's, not one a fault rule
+   * timed or made, not given up or dropped before any answer); only those can cross.
+   */
+  end(ticket: number, withState = true): void {
     const playerId = this.underWay.get(ticket);
     if (playerId === undefined) return;
-    const newest = this.newestEnded.get(playerId) ?? 0;
-    if (answered && newest > ticket) this.crossedCount++;
-    this.newestEnded.set(playerId, Math.max(newest, ticket));
+    if (withState) {
+      const newest = this.newestAnswered.get(playerId) ?? 0;
+      if (newest > ticket) {
+        this.overtaken.push(ticket);
+        if (this.overtaken.length > CROSSINGS_KEPT) this.overtaken.shift();
+      }
+      this.newestAnswered.set(playerId, Math.max(newest, ticket));
+    }
     this.underWay.delete(ticket);
     this.endedCount++;
     this.tell();
@@ -126,17 +148,25 @@ export class PlayerRequestsInFlight {
   gate(inner: HttpTransport): HttpTransport {
     return (request) => {
       const held = this.held;
-      if (held === null) return inner(request);
+      if (held === null || request.signal.aborted) return inner(request);
       return new Promise((resolve, reject) => {
-        const aborted = (): void => reject(request.signal.reason as Error);
-        request.signal.addEventListener('abort', aborted, { once: true });
-        held.push(() => {
+        const send = (): void => {
           request.signal.removeEventListener('abort', aborted);
-          if (request.signal.aborted) return;
           inner(request).then(resolve, reject);
-        });
+        };
+        // Given up while held: out of the queue, so that it is neither sent nor counted as held.
+        const aborted = (): void => {
+          const at = held.indexOf(send);
+          if (at !== -1) held.splice(at, 1);
+          reject(request.signal.reason as Error);
+        };
+        request.signal.addEventListener('abort', aborted, { once: true });
+        held.push(send);
         this.tell();
       });
     };
   }
 }
+
+/** Crossings kept: a journal compares them with the tickets of its latest calls only. */
+const CROSSINGS_KEPT = 1_000;

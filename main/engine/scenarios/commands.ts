@@ -12,6 +12,7 @@ import {
   unfilledVariables,
   unknownRuleRefs,
   repeatedRuleRefs,
+  misplacedAtOnce,
   describeRepeatedRefs,
 } from '../api/scenario-variables.js';
 import { uncheckedScenario, unknownNames } from '../api/scenario-checks.js';
@@ -45,6 +46,8 @@ export function scenarioCommandHandlers(
         );
       const repeated = repeatedRuleRefs(steps);
       if (repeated.length) throw new EngineError('invalid_input', describeRepeatedRefs(repeated, '/steps'));
+      const misplaced = misplacedAtOnce(steps);
+      if (misplaced.length) throw new EngineError('invalid_input', misplaced.map((why) => `/steps/${why}`).join(', '));
       const unfilled = unfilledVariables(steps, []);
       if (unfilled.length)
         throw new EngineError(

@@ -120,8 +120,16 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       // A call the bundle saw still waiting, or one it cannot make as it was made: made as it can
       // be, its outcome not the run's to judge; nor one after a player's timers fell elsewhere.
       let notChecked = whyNotJudged(step) ?? (hasOutcome(step) ? driftNote(drifted) : null);
+      // A step not made at once with the one before ends any run of such calls, however the last
+      // of them ended (one refused before it reached its settling holds no request back).
+      if (!overlaps(step) && deps.requests?.holding) deps.requests.release();
       // The next step was made before this one's requests were answered: they wait until it is.
-      const besideNext = deps.requests !== undefined && isCallStep(step) && overlaps(scenario.steps[index + 1]);
+      // Only with the clock stopped (a bundle's): held requests' timeouts run on engine time.
+      const besideNext =
+        deps.requests !== undefined &&
+        deps.clock.speed === 0 &&
+        isCallStep(step) &&
+        overlaps(scenario.steps[index + 1]);
       if (besideNext) deps.requests!.hold();
       try {
         if (overlaps(step)) await answerHeld(step, deps);
@@ -152,7 +160,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
           waiting.push(
             watch(outcome.work, result, () => announce(result, true), {
               unjudged: notChecked,
-              endedAfter: outcome.beside ? 'the calls made at once with it were made' : 'the clock moved',
+              beside: outcome.beside === true,
             }),
           );
         announce(result, false);
@@ -193,8 +201,9 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       }
       failed = true;
       w.result.status = 'failed';
-      w.result.message =
-        'still waiting for engine time when the run ended: a later clock step must move past its retries or timeout';
+      w.result.message = w.beside
+        ? 'still waiting when the run ended, for answers the calls made at once with it held back'
+        : 'still waiting for engine time when the run ended: a later clock step must move past its retries or timeout';
       announce(w.result, true);
     }
     for (const w of waiting) w.closed = true;
@@ -247,6 +256,8 @@ interface WaitingStep {
   unjudged: string | null;
   /** Set when the run ends: what the work does after that (the clock put back runs it on) is not the run's. */
   closed: boolean;
+  /** It waited for the calls made at once with it, not for engine time. */
+  beside?: true;
 }
 
 /** A step's message, with why its outcome was not judged when it was not. */
@@ -257,9 +268,10 @@ function watch(
   work: Promise<string>,
   result: ScenarioStepResult,
   settled: () => void,
-  { unjudged, endedAfter }: { unjudged: string | null; endedAfter: string },
+  { unjudged, beside }: { unjudged: string | null; beside: boolean },
 ): WaitingStep {
-  const entry: WaitingStep = { result, ended: false, closed: false, unjudged };
+  const entry: WaitingStep = { result, ended: false, closed: false, unjudged, ...(beside ? { beside } : {}) };
+  const endedAfter = beside ? 'the calls made at once with it were made' : 'the clock moved';
   const settle = (change: Partial<ScenarioStepResult>): void => {
     if (entry.closed) return;
     delete result.waiting;
@@ -340,8 +352,7 @@ interface Waiting {
   beside?: true;
 }
 
-const overlaps = (step: ScenarioStep | undefined): boolean =>
-  isCallStep(step) && (step as { overlapsPrevious?: boolean }).overlapsPrevious === true;
+const overlaps = (step: ScenarioStep | undefined): boolean => isCallStep(step) && step.overlapsPrevious === true;
 
 /** Wall time a call of a group is given to end or send a request before the next is made. */
 const PARK_BOUND_MS = 1_000;
@@ -392,12 +403,12 @@ async function parked(
  */
 async function answerHeld(step: ScenarioStep, deps: Pick<ScenarioDeps, 'requests'>): Promise<void> {
   const requests = deps.requests;
-  const wanted = (step as { afterAnswers?: number }).afterAnswers ?? 0;
+  const wanted = isCallStep(step) ? (step.afterAnswers ?? 0) : 0;
   if (!requests?.holding || wanted === 0) return;
   const target = requests.ended + wanted;
   const deadline = performance.now() + PARK_BOUND_MS;
   while (requests.ended < target && performance.now() < deadline) {
-    requests.releaseOldest(1);
+    const released = requests.releaseOldest(1);
     const ended = requests.ended;
     const held = requests.heldCount;
     await within(
@@ -406,6 +417,8 @@ async function answerHeld(step: ScenarioStep, deps: Pick<ScenarioDeps, 'requests
     );
     // What an answer sets going in the player happens before the step is made, as it did then.
     await yieldToEventLoop();
+    // Nothing held, nothing sent and nothing more came: no answer is left to wait for.
+    if (released === 0 && requests.ended === ended && requests.heldCount === 0) break;
   }
 }
 

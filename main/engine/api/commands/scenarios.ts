@@ -1,7 +1,7 @@
 /** Commands of saved scenarios: save, list, run (CI runs them over the admin API). */
 import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
-import type { QueueEditCommand, Scenario, ScenarioReport } from '../scenario-types.js';
+import { MAX_AFTER_ANSWERS, type QueueEditCommand, type Scenario, type ScenarioReport } from '../scenario-types.js';
 import { FaultRuleInputSchema, TriggerRequestSchema } from './faults.js';
 import { Empty, Id } from './shared.js';
 import type { PlaybackState } from '../types.js';
@@ -92,7 +92,7 @@ export const ScenarioStepSchema = Type.Union([
     pendingAtExport: Type.Optional(Type.Boolean()),
     outcomeNotChecked: Type.Optional(NotChecked),
     overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
   }),
   CallStep({
     type: Type.Literal('trigger'),
@@ -102,7 +102,7 @@ export const ScenarioStepSchema = Type.Union([
     pendingAtExport: Type.Optional(Type.Boolean()),
     outcomeNotChecked: Type.Optional(NotChecked),
     overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
   }),
   CallStep({
     type: Type.Literal('queueEdit'),
@@ -111,7 +111,7 @@ export const ScenarioStepSchema = Type.Union([
     saveItemIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 10_000 })),
     saveQueue: Type.Optional(Type.String({ pattern: '^[\\w-]{1,100}$' })),
     overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
   }),
   CallStep({ type: Type.Literal('clearFaults') }),
   CallStep({
@@ -122,7 +122,7 @@ export const ScenarioStepSchema = Type.Union([
     pendingAtExport: Type.Optional(Type.Boolean()),
     outcomeNotChecked: Type.Optional(NotChecked),
     overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
   }),
   CallStep({
     type: Type.Literal('command'),
@@ -134,7 +134,7 @@ export const ScenarioStepSchema = Type.Union([
     pendingAtExport: Type.Optional(Type.Boolean()),
     outcomeNotChecked: Type.Optional(NotChecked),
     overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
   }),
   Step({
     type: Type.Literal('clock'),
