@@ -1,0 +1,42 @@
+// @vitest-environment happy-dom
+/**
+ * A run's report says an expectation it could not hold a player to (a bundle exported while the
+ * clock ran, whose player's timers fell elsewhere) as not checked, drawn as a step not run: it
+ * passed the run but was not met.
+ */
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScenarioReport as Report } from '@engine-api/scenario-types';
+import { ScenarioReport } from './ScenarioReport';
+
+afterEach(cleanup);
+
+const report: Report = {
+  scenarioId: 'scenario-1',
+  name: 'Repro',
+  passed: true,
+  startedAt: 0,
+  endedAt: 1_000,
+  wallMs: 12,
+  transitions: [],
+  steps: [
+    { index: 0, type: 'action', status: 'passed', message: 'pause at player-kitchen' },
+    {
+      index: 1,
+      type: 'expect',
+      status: 'passed',
+      message: 'player-kitchen: not checked: its timers fell elsewhere',
+      unchecked: true,
+    },
+  ],
+};
+
+describe('a scenario report', () => {
+  it('says an expectation it could not check as not checked, drawn as a step not run', () => {
+    render(<ScenarioReport report={report} />);
+    const [action, expectation] = within(screen.getByRole('list', { name: 'Steps' })).getAllByRole('listitem');
+    expect(action!.getAttribute('data-status')).toBe('passed');
+    expect(expectation!.getAttribute('data-status')).toBe('skipped');
+    expect(within(expectation!).getByText('not checked')).toBeTruthy();
+  });
+});
