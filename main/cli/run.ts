@@ -297,7 +297,7 @@ export function stepLine(
   const what = plain(step ? describeStep(step) : result.type);
   const position = `${result.index + 1}/${stepCount}`;
   // A step still waiting is not a pass yet: its settled line says how it ended.
-  const mark = result.waiting ? 'wait' : MARK[result.status];
+  const mark = result.waiting ? 'wait' : result.unchecked ? 'skip' : MARK[result.status];
   return `[+${engineSpan(sinceStartMs)}] ${mark}  ${position.padStart(String(stepCount).length * 2 + 1)} ${what}${settled ? ' (settled)' : ''} — ${plain(result.message)}\n`;
 }
 

@@ -10,20 +10,22 @@ import type { PlaybackState } from './types.js';
 
 /**
  * On a step a journaled call made while the engine clock ran: per player, how many requests it had
- * begun since the scenario's first call. The clock runs on while a call is handled, so a player's
- * timer (a report, a poll) can fall on either side of a call; the replay, clock stopped, may put it
- * on the other. Where the counts differ there, the run stops checking that player (and the calls'
- * outcomes) from that step on, rather than fail a console that did nothing wrong.
+ * begun since the scenario's first call (`requestsBefore`), and by the next call or the span's end
+ * (`requestsBy`). The clock runs on while a call is handled, so a player's timer (a report, a poll)
+ * went out late, after the call; the replay, clock stopped, sends it on time, before it. Where a
+ * player has asked more than then but no more than by the next call, the run stops checking it
+ * from that step on, rather than fail a console that did nothing wrong. Fewer, or more than that,
+ * no timer explains: it is checked as any step.
  */
 export type RequestsBefore = Record<string, number>;
 
 export type ScenarioStep =
   /** Adds a fault rule; `ref` names it for later steps (a bundle's `rule1`). */
-  | { type: 'fault'; rule: FaultRuleInput; ref?: string; requestsBefore?: RequestsBefore }
+  | { type: 'fault'; rule: FaultRuleInput; ref?: string; requestsBefore?: RequestsBefore; requestsBy?: RequestsBefore }
   /** Removes the rule an earlier `fault` step named `rule`. */
-  | { type: 'faultRemove'; rule: string; requestsBefore?: RequestsBefore }
+  | { type: 'faultRemove'; rule: string; requestsBefore?: RequestsBefore; requestsBy?: RequestsBefore }
   /** Moves the rule an earlier `fault` step named to `toIndex` in the matching order (0: first). */
-  | { type: 'faultMove'; rule: string; toIndex: number; requestsBefore?: RequestsBefore }
+  | { type: 'faultMove'; rule: string; toIndex: number; requestsBefore?: RequestsBefore; requestsBy?: RequestsBefore }
   /** Sends the request the named rule waits for ("Trigger now"), from `playerId` or the rule's first player. */
   | {
       type: 'faultTrigger';
@@ -35,6 +37,7 @@ export type ScenarioStep =
       overlapsPrevious?: boolean;
       afterAnswers?: number;
       requestsBefore?: RequestsBefore;
+      requestsBy?: RequestsBefore;
     }
   /** Makes a player send a request now ("Send now"): `POST /players/{id}/trigger`. `expectError`: the player must refuse. */
   | {
@@ -47,6 +50,7 @@ export type ScenarioStep =
       overlapsPrevious?: boolean;
       afterAnswers?: number;
       requestsBefore?: RequestsBefore;
+      requestsBy?: RequestsBefore;
     }
   /**
    * Edits a queue as the Queues area does, with the command's own input (`${queue1.id}`,
@@ -66,9 +70,10 @@ export type ScenarioStep =
       overlapsPrevious?: boolean;
       afterAnswers?: number;
       requestsBefore?: RequestsBefore;
+      requestsBy?: RequestsBefore;
     }
   /** Removes every fault rule. */
-  | { type: 'clearFaults'; requestsBefore?: RequestsBefore }
+  | { type: 'clearFaults'; requestsBefore?: RequestsBefore; requestsBy?: RequestsBefore }
   /** A user action at a player, as from its buttons. `expectError`: the player must refuse it. */
   | {
       type: 'action';
@@ -80,6 +85,7 @@ export type ScenarioStep =
       overlapsPrevious?: boolean;
       afterAnswers?: number;
       requestsBefore?: RequestsBefore;
+      requestsBy?: RequestsBefore;
     }
   /**
    * A control API call with the console's token, as an integration would make it. `${name}` in the
@@ -103,6 +109,7 @@ export type ScenarioStep =
       overlapsPrevious?: boolean;
       afterAnswers?: number;
       requestsBefore?: RequestsBefore;
+      requestsBy?: RequestsBefore;
     }
   /** Changes the engine clock: speed, and/or a jump that runs every timer due on the way. */
   | { type: 'clock'; speed?: number; advanceMs?: number }

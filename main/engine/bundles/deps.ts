@@ -30,6 +30,7 @@ export interface BundleDeps {
     | 'pending'
     | 'pendingEntries'
     | 'requestCrossings'
+    | 'requestsBegun'
   >;
   urls: () => ServiceUrls;
   /** Wall time, for the bundle's `exportedAt`. */

@@ -178,6 +178,7 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
     controlAnswered: filtered ? newest().flatMap((row) => controlAnsweredBy(row) ?? []) : span.controlAnswered,
     groupOf: (playerId) => deps.players.all().find((player) => player.id === playerId)?.groupId,
     crossings: deps.journal.requestCrossings(),
+    requestsBegunAtEnd: deps.journal.requestsBegun(),
     sessionOrigin: (sessionId) => {
       const player = deps.players.forSession(sessionId);
       const session = player?.currentSession;

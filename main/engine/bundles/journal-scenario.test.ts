@@ -618,18 +618,16 @@ describe('calls made while a player’s request was in flight', () => {
     ];
     const later = act(3, T0 + 3_000, 'play', { requestsIssued: 14 });
     const crossedNote = (notes: readonly string[]) => notes.filter((note) => /another order/.test(note));
-    // None crossed, one before the run, one begun after the call that ends it: all kept.
-    for (const [calls, crossings] of [
-      [atOnce, []],
-      [atOnce, [9]],
-      [[...atOnce, later], [14]],
-    ] as const) {
-      const { notes } = build([...calls], [t('player-kitchen', T0 + 1_000, 'pause')], { crossings });
-      expect(crossedNote(notes)).toEqual([]);
-    }
-    // One of the run's own requests, answered after a later one, before the next call or the export.
-    for (const calls of [atOnce, [...atOnce, later]]) {
-      const { steps, notes } = build(calls, [t('player-kitchen', T0 + 1_000, 'pause')], { crossings: [12] });
+    const at = T0 + 1_000;
+    const crossing = (tickets: [number, number], times: [number, number]) => ({ tickets, at: times });
+    // None crossed; two requests from before the run; two begun later, after a clock step: all kept.
+    for (const crossings of [[], [crossing([8, 9], [at, at])], [crossing([14, 15], [T0 + 3_000, T0 + 3_000])]])
+      expect(crossedNote(build([...atOnce, later], [t('player-kitchen', at, 'pause')], { crossings }).notes)).toEqual(
+        [],
+      );
+    // The run's own requests, or one of them overtaking a request begun at its instant before it.
+    for (const crossings of [[crossing([12, 13], [at, at])], [crossing([9, 12], [at, at])]]) {
+      const { steps, notes } = build([...atOnce, later], [t('player-kitchen', at, 'pause')], { crossings });
       expect(crossedNote(notes)).toContainEqual(
         expect.stringMatching(/calls made at once at .* had a player's answers come in another order/),
       );
@@ -683,5 +681,31 @@ describe('calls made while the clock ran', () => {
     // At a stopped clock the replay is exact: nothing to compare.
     expect(actions[0]).not.toHaveProperty('requestsBefore');
     expect(actions[2]).not.toHaveProperty('requestsBefore');
+  });
+});
+
+describe('a call made while a request was in flight and the clock ran', () => {
+  it('is made after the one before settled, its outcome not checked: with the clock running no two share an instant', () => {
+    const call = (seq: number, at: number, more: Partial<JournalEntry>): JournalEntry =>
+      ({
+        kind: 'command',
+        seq,
+        at,
+        name: 'players.act',
+        input: { id: 'player-kitchen', action: 'skipNext' },
+        ok: seq === 1,
+        ...more,
+      }) as JournalEntry;
+    const { steps } = build(
+      [
+        call(1, T0 + 1_000, { clockRan: true, requestsIssued: 3 }),
+        call(2, T0 + 1_003, { clockRan: true, requestsIssued: 4, whileRequestsInFlight: true }),
+      ],
+      [],
+    );
+    const skips = steps.filter((step) => step.type === 'action');
+    expect(skips[0]).not.toHaveProperty('outcomeNotChecked');
+    expect(skips[1]).toMatchObject({ outcomeNotChecked: expect.stringMatching(/in flight and the clock ran/) });
+    expect(skips[1]).not.toHaveProperty('overlapsPrevious');
   });
 });

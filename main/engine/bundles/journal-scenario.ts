@@ -18,7 +18,7 @@ import {
   type ScenarioStep,
 } from '../api/scenario-types.js';
 import type { TriggerRequest } from '../api/fault-types.js';
-import type { JournalEntry, JournaledCommand, JournaledControlCall } from '../journal/types.js';
+import type { JournalEntry, JournaledCommand, JournaledControlCall, RequestCrossing } from '../journal/types.js';
 import { TOKEN_REF, UNKNOWN_TOKEN } from '../journal/secrets.js';
 import {
   ControlSteps,
@@ -61,8 +61,10 @@ export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'qu
   playerRequests?: readonly PlayerRequestMet[];
   /** Control calls a fault rule answered in the route's place (span-entries.ts). */
   controlAnswered?: readonly ControlAnswered[];
-  /** The tickets of the players' answers that crossed (`requestCrossings` of the journal). */
-  crossings?: readonly number[];
+  /** By player, the requests begun when the span was exported (`requestsBegun` of a call then). */
+  requestsBegunAtEnd?: Record<string, number>;
+  /** The players' answers that crossed (`requestCrossings` of the journal). */
+  crossings?: readonly RequestCrossing[];
 }
 
 /** A transition as the store keeps it: what the checks need of it. */
@@ -150,6 +152,10 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   const cut = (at: number, playerId: string, why: string) => cuts.push({ at, playerId, why });
   const queues = new Map(input.queues.map((q) => [q.id, q]));
   const busyAtFirst = busyAtStart(input);
+  // By player, whatever group it has now (or none): its requests the replay never makes.
+  const busyPlayers = new Set(
+    [...stateAtStart(input)].flatMap(([playerId, was]) => (was === 'IDLE' ? [] : [playerId])),
+  );
   const control = new ControlSteps({
     ...input,
     queues: input.queues,
@@ -206,7 +212,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   // The call before, and where its steps begin: what each player had asked by then is said on its first.
   let counted: { call: JournalEntry; firstStep: number } | null = null;
   for (const entry of input.calls) {
-    saidRequestsBefore(counted);
+    saidRequestsBefore(counted, entry.requestsBegun);
     let call = entry;
     pushGap(steps, call.at - now);
     now = Math.max(now, call.at);
@@ -257,9 +263,9 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     }
     steps.push(...racing(call, notCheckedAfterUnloadable(waitingAtExport(call, step))));
   }
-  saidRequestsBefore(counted);
+  saidRequestsBefore(counted, input.requestsBegunAtEnd);
   pushGap(steps, input.to - now);
-  closeAtOnce(undefined);
+  closeAtOnce();
   const uncaused = divergence.uncausedRequest(
     input.playerRequests ?? [],
     input.from,
@@ -334,7 +340,12 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       before.stepsEnd === steps.length &&
       isCallStep(steps.at(-1));
     if (!atOnceWithBefore) {
-      closeAtOnce(call.requestsIssued);
+      closeAtOnce();
+      // With the clock running no two calls share an instant, and the replay settles the one before
+      // first: what this one met while a request was under way it may not meet again.
+      const last = made.at(-1)!;
+      if (call.clockRan && call.whileRequestsInFlight && CHECKED_OUTCOMES.has(last.type) && !whyNotJudged(last))
+        return [...made.slice(0, -1), unjudged(last, RACED_WITH_THE_CLOCK_RUNNING)];
       return made;
     }
     atOnce ??= { at: before.call.at, from: before.call.requestsIssued };
@@ -352,31 +363,45 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
    * moves it), for the replay to compare with its own (`requestsBefore`). A player busy then is
    * not checked anyway, and its requests the replay never makes.
    */
-  function saidRequestsBefore(made: { call: JournalEntry; firstStep: number } | null): void {
+  function saidRequestsBefore(
+    made: { call: JournalEntry; firstStep: number } | null,
+    next: Record<string, number> | undefined,
+  ): void {
     if (!made?.call.clockRan || !made.call.requestsBegun || made.firstStep >= steps.length) return;
     const base = input.calls[0]?.requestsBegun ?? {};
-    const busy = new Set([...busyAtFirst.values()].map((b) => b.playerId));
     const before: Record<string, number> = {};
-    for (const [playerId, count] of Object.entries(made.call.requestsBegun))
-      if (!busy.has(playerId)) before[playerId] = count - (base[playerId] ?? 0);
+    const by: Record<string, number> = {};
+    for (const [playerId, count] of Object.entries(made.call.requestsBegun)) {
+      // A player busy at the start, or no longer checked by then, asks otherwise for other reasons.
+      if (busyPlayers.has(playerId) || cutBy(playerId, made.call.at)) continue;
+      before[playerId] = count - (base[playerId] ?? 0);
+      by[playerId] = Math.max(before[playerId], (next?.[playerId] ?? count) - (base[playerId] ?? 0));
+    }
     const step = steps[made.firstStep]!;
-    if (step.type !== 'clock' && step.type !== 'expect') step.requestsBefore = before;
+    if (step.type !== 'clock' && step.type !== 'expect')
+      Object.assign(step, { requestsBefore: before, requestsBy: by });
+  }
+
+  /** Whether the checks of `playerId` (or every player's) were cut at or before `at`. */
+  function cutBy(playerId: string, at: number): boolean {
+    return cuts.some((c) => c.at <= at && (c.playerId === '*' || c.playerId === playerId));
   }
 
   /**
-   * Ends a run of calls made at once, at the call after it (the request ticket it began at) or the
-   * export. A player's answers to requests begun in between that came in another order than the
-   * requests went out (one waited for a connection) cannot be replayed in that order: the replay
-   * sends the requests it held in turn. What the players did from the first of those calls on is
-   * then not checked, nor what the calls were answered. A journal that kept no tickets knows of no
-   * crossing.
+   * Ends a run of calls made at once. A player's answers that came in another order than its
+   * requests went out (one waited for a connection), where one of the two requests is the run's
+   * (begun from its first call on) and one began at its instant (the clock stopped, nothing else
+   * began then), cannot be replayed in that order: the replay sends the requests it held in turn.
+   * What the players did from the first of those calls on is then not checked, nor what the calls
+   * were answered. A journal that kept no tickets knows of no crossing.
    */
-  function closeAtOnce(until: number | undefined): void {
+  function closeAtOnce(): void {
     if (atOnce === null) return;
     const { at, from } = atOnce;
     atOnce = null;
-    const end = until ?? Infinity;
-    if (from === undefined || !(input.crossings ?? []).some((ticket) => ticket >= from && ticket < end)) return;
+    const ours = (crossing: RequestCrossing) =>
+      from !== undefined && crossing.tickets.some((ticket) => ticket >= from) && crossing.at.includes(at);
+    if (!(input.crossings ?? []).some(ours)) return;
     diverged(
       at,
       `calls made at once at ${new Date(at).toISOString()} had a player's answers come in another order than its requests went out, which a replay cannot repeat`,
@@ -499,6 +524,22 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   }
 }
 
+/** Each player's state when the span began: its last transition's before it, or its first's in it. */
+function stateAtStart(input: JournalScenarioInput): Map<string, string> {
+  const state = new Map<string, string>();
+  for (const t of input.transitions) {
+    if (t.at < input.from) state.set(t.playerId, t.to);
+    else if (!state.has(t.playerId)) state.set(t.playerId, t.from);
+  }
+  return state;
+}
+
+/** The steps whose answer or refusal a run judges. */
+const CHECKED_OUTCOMES = new Set<ScenarioStep['type']>(['command', 'action', 'trigger', 'faultTrigger']);
+
+const RACED_WITH_THE_CLOCK_RUNNING =
+  "made while a player's request was in flight and the clock ran: the replay, clock stopped, settles what came before it first";
+
 /**
  * By group, the players that were not idle when the scenario began (`from`): the state their last
  * transition before it left them in, or the one their first transition in it left. A restart keeps
@@ -506,13 +547,8 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
  * before a start, nor for a player the span does not move.
  */
 function busyAtStart(input: JournalScenarioInput): Map<string, BusyAtStart> {
-  const state = new Map<string, string>();
-  for (const t of input.transitions) {
-    if (t.at < input.from) state.set(t.playerId, t.to);
-    else if (!state.has(t.playerId)) state.set(t.playerId, t.from);
-  }
   const busy = new Map<string, BusyAtStart>();
-  for (const [playerId, was] of state) {
+  for (const [playerId, was] of stateAtStart(input)) {
     const groupId = input.groupOf?.(playerId);
     if (was !== 'IDLE' && groupId) busy.set(groupId, { playerId, state: was });
   }

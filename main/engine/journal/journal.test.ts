@@ -150,7 +150,7 @@ describe('a call begun while a player’s request is in flight', () => {
       size: 0,
       issued: 7,
       endedSince: (mark: number) => (mark === 7 ? (requests.issued > 7 ? 2 : 0) : -1),
-      crossings: () => [4],
+      crossings: () => [{ tickets: [4, 5] as const, at: [1_000, 1_000] as const }],
       begunCounts: () => ({ 'player-kitchen': 4 }),
     };
     const journal = new Journal({ now: () => 1_000, rules: () => [], requests });
@@ -166,7 +166,7 @@ describe('a call begun while a player’s request is in flight', () => {
     expect(journal.pendingEntries()).toEqual([expect.objectContaining({ seq: 2, ...marked, pendingAtExport: true })]);
     journal.recordCommand(second, { kind: 'command', name: 'players.act', input: {}, ok: true });
     expect(journal.entries()[0]).toMatchObject({ seq: 2, ...marked });
-    expect(journal.requestCrossings()).toEqual([4]);
+    expect(journal.requestCrossings()).toEqual([{ tickets: [4, 5], at: [1_000, 1_000] }]);
   });
 
   it('notes that the clock ran as the call began', () => {

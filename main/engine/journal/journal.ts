@@ -5,7 +5,13 @@
  * as the base the rules at any later time are rebuilt from.
  */
 import type { FaultRule } from '../api/fault-types.js';
-import type { JournalEntry, JournaledCommand, JournaledControlCall, RequestsAtBegin } from './types.js';
+import type {
+  JournalEntry,
+  JournaledCommand,
+  JournaledControlCall,
+  RequestCrossing,
+  RequestsAtBegin,
+} from './types.js';
 
 export const JOURNAL_CAPACITY = 10_000;
 /** Queue snapshots kept before edits, in items: a bundle's queue as it was when its span began. */
@@ -22,7 +28,7 @@ export interface JournalDeps {
     readonly size: number;
     readonly issued: number;
     endedSince(mark: number): number;
-    crossings(): readonly number[];
+    crossings(): readonly RequestCrossing[];
     begunCounts(): Record<string, number>;
   };
   /** Whether the engine clock runs now (speed above 0). */
@@ -126,8 +132,13 @@ export class Journal {
     this.insert({ ...entry, ...ticket } as JournaledControlCall);
   }
 
+  /** By player, the requests begun so far (undefined: not counted here). */
+  requestsBegun(): Record<string, number> | undefined {
+    return this.deps.requests?.begunCounts();
+  }
+
   /** The tickets of the players' answers that crossed (requests-in-flight.ts), the newest kept. */
-  requestCrossings(): readonly number[] {
+  requestCrossings(): readonly RequestCrossing[] {
     return this.deps.requests?.crossings() ?? [];
   }
 

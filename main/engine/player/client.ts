@@ -143,7 +143,7 @@ export interface CloudQueueClientOptions {
    */
   timeouts?: RequestTimeouts;
   /** Told as each request begins and ends: the players' requests under way, engine-wide (requests-in-flight.ts). */
-  inFlight?: { begin(playerId: string): number; end(ticket: number, withState: boolean): void };
+  inFlight?: { begin(playerId: string, at: number): number; end(ticket: number, withState: boolean): void };
 }
 
 /** Where the request timeout is armed (the engine clock, or a wall clock). */
@@ -263,7 +263,7 @@ export class CloudQueueClient {
       : clock.setTimeout(giveUp, REQUEST_TIMEOUT_MS, `request ${spec.endpoint}`);
     // The status line, once it came: a body that then does not end is said so, not as silence.
     let head: number | undefined;
-    const underWay = this.options.inFlight?.begin(this.options.playerId);
+    const underWay = this.options.inFlight?.begin(this.options.playerId, exchange.startedAt);
     try {
       const response = await clock.track(
         this.transport({ method: spec.method, url, headers, body: spec.body, signal: abort.signal }),
@@ -341,12 +341,12 @@ export class CloudQueueClient {
         exchange,
       });
     } finally {
-      // A report's answer changes nothing; a fault rule's timing the replay's rules repeat.
-      if (underWay !== undefined)
-        this.options.inFlight?.end(
-          underWay,
-          head !== undefined && spec.endpoint !== 'timePlayed' && exchange.fault === undefined,
-        );
+      // A report taken with no body changes nothing; a fault rule's timing the replay's rules repeat.
+      if (underWay !== undefined) {
+        const reportTaken =
+          spec.endpoint === 'timePlayed' && head !== undefined && head >= 200 && head < 300 && !exchange.responseBody;
+        this.options.inFlight?.end(underWay, head !== undefined && !reportTaken && exchange.fault === undefined);
+      }
       if (timeouts) timeouts.clearTimeout(timeout);
       else clock.clearTimeout(timeout as Timer);
     }

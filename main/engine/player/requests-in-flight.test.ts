@@ -37,15 +37,15 @@ describe('the players’ requests in flight', () => {
 
   it('keeps the ticket of an answer that crossed: a player’s request answered after a later one of it', () => {
     const requests = new PlayerRequestsInFlight();
-    const window = requests.begin('player-kitchen');
-    const other = requests.begin('player-office');
-    const next = requests.begin('player-kitchen');
+    const window = requests.begin('player-kitchen', 0);
+    const other = requests.begin('player-office', 0);
+    const next = requests.begin('player-kitchen', 0);
     // Another player's answer is no crossing.
     requests.end(other);
     requests.end(next);
     expect(requests.crossings()).toEqual([]);
     requests.end(window, true);
-    expect(requests.crossings()).toEqual([window]);
+    expect(requests.crossings()).toEqual([{ tickets: [window, next], at: [0, 0] }]);
   });
 
   it('counts no crossing for an answer that changes nothing or got none, overtaken or overtaking', () => {

@@ -12,14 +12,14 @@
 import type { HttpTransport } from './client.js';
 
 export class PlayerRequestsInFlight {
-  /** The requests under way by the order they began (a ticket), each with its player. */
-  private readonly underWay = new Map<number, string>();
+  /** The requests under way by the order they began (a ticket), each with its player and engine time. */
+  private readonly underWay = new Map<number, { playerId: string; at: number }>();
   private nextTicket = 1;
   private endedCount = 0;
-  /** Tickets of requests answered after a later one of their player (the newest CROSSINGS_KEPT). */
-  private readonly overtaken: number[] = [];
-  /** By player, the newest ticket of a request of it answered with state. */
-  private readonly newestAnswered = new Map<string, number>();
+  /** Answers that crossed (the newest CROSSINGS_KEPT). */
+  private readonly crossed: Crossing[] = [];
+  /** By player, the newest request of it answered with state: its ticket and engine time. */
+  private readonly newestAnswered = new Map<string, { ticket: number; at: number }>();
   /** By player, the requests it began since the engine began. */
   private readonly begunBy = new Map<string, number>();
   private held: Array<() => void> | null = null;
@@ -48,20 +48,20 @@ export class PlayerRequestsInFlight {
   }
 
   /**
-   * Tickets of the answers that crossed: a request answered after a later one of the same player
-   * (it waited for a connection, say). A replay sends held requests in the order they came and
-   * cannot repeat that (bundles/journal-scenario.ts). Only answers that carry state count: a report's
-   * (`timePlayed`) changes nothing, one given up without an answer (a timeout rule's) or timed by
-   * a fault rule (a latency) is held the same way by the replay's server.
+   * The answers that crossed: a request answered after a later one of the same player (it waited
+   * for a connection, say). A replay sends held requests in the order they came and cannot repeat
+   * that (bundles/journal-scenario.ts). Only answers that may change the player count: not a
+   * report's answered 2xx with no body, not one given up without an answer (a timeout rule's), not
+   * one a fault rule made or timed (the replay's rules do the same).
    */
-  crossings(): readonly number[] {
-    return this.overtaken;
+  crossings(): readonly Crossing[] {
+    return this.crossed;
   }
 
-  /** A request of `playerId` begins: its exchange, from before it is sent until its answer is read. */
-  begin(playerId: string): number {
+  /** A request of `playerId` begins at engine time `at`: its exchange, from before it is sent until its answer is read. */
+  begin(playerId: string, at = 0): number {
     const ticket = this.nextTicket++;
-    this.underWay.set(ticket, playerId);
+    this.underWay.set(ticket, { playerId, at });
     this.begunBy.set(playerId, (this.begunBy.get(playerId) ?? 0) + 1);
     return ticket;
   }
@@ -76,15 +76,16 @@ export class PlayerRequestsInFlight {
    * timed or made, not given up or dropped before any answer); only those can cross.
    */
   end(ticket: number, withState = true): void {
-    const playerId = this.underWay.get(ticket);
-    if (playerId === undefined) return;
+    const request = this.underWay.get(ticket);
+    if (request === undefined) return;
+    const { playerId, at } = request;
     if (withState) {
-      const newest = this.newestAnswered.get(playerId) ?? 0;
-      if (newest > ticket) {
-        this.overtaken.push(ticket);
-        if (this.overtaken.length > CROSSINGS_KEPT) this.overtaken.shift();
+      const newest = this.newestAnswered.get(playerId);
+      if (newest && newest.ticket > ticket) {
+        this.crossed.push({ tickets: [ticket, newest.ticket], at: [at, newest.at] });
+        if (this.crossed.length > CROSSINGS_KEPT) this.crossed.shift();
       }
-      this.newestAnswered.set(playerId, Math.max(newest, ticket));
+      if (!newest || newest.ticket < ticket) this.newestAnswered.set(playerId, { ticket, at });
     }
     this.underWay.delete(ticket);
     this.endedCount++;
@@ -170,3 +171,9 @@ export class PlayerRequestsInFlight {
 
 /** Crossings kept: a journal compares them with the tickets of its latest calls only. */
 const CROSSINGS_KEPT = 1_000;
+
+/** An answer that came after a later request's of its player: both tickets and engine times, overtaken first. */
+export interface Crossing {
+  tickets: readonly [number, number];
+  at: readonly [number, number];
+}

@@ -16,13 +16,33 @@ afterAll(async () => {
   for (const engine of opened) await engine.close();
 });
 
-/** Loads the queue on Kitchen, lets 5 s pass, pauses (counted `before`), and expects it still PLAYING: wrong. */
+type Counts = { before: Record<string, number>; by?: Record<string, number> };
+
+/**
+ * Loads the queue on Kitchen, lets 5 s pass, pauses (with `counts`), expects a resume refused and
+ * Kitchen still PLAYING, and Office PLAYING: all three wrong. `shared`: a fault rule with a count is
+ * live (on a path no request takes), which every player's requests would share.
+ */
 function steps(
   { queueBaseUrl, httpAuthorization }: { queueBaseUrl: string; httpAuthorization: string },
-  before?: Record<string, number>,
+  counts?: Counts,
+  shared = false,
 ): ScenarioStep[] {
   return [
     { type: 'clock', speed: 0 },
+    ...(shared
+      ? [
+          {
+            type: 'fault',
+            rule: {
+              target: 'cloudQueue',
+              match: { path: '/nowhere' },
+              action: { type: 'status', status: 503 },
+              times: 3,
+            },
+          } satisfies ScenarioStep,
+        ]
+      : []),
     {
       type: 'command',
       method: 'POST',
@@ -37,16 +57,22 @@ function steps(
       body: { queueBaseUrl, httpAuthorization, playOnCompletion: true },
     },
     { type: 'clock', advanceMs: 5_000 },
-    { type: 'action', playerId: PLAYER, action: 'pause', ...(before ? { requestsBefore: before } : {}) },
+    {
+      type: 'action',
+      playerId: PLAYER,
+      action: 'pause',
+      ...(counts ? { requestsBefore: counts.before, ...(counts.by ? { requestsBy: counts.by } : {}) } : {}),
+    },
     // Refused where it went through: judged, it fails.
     { type: 'action', playerId: PLAYER, action: 'resume', expectError: true },
     { type: 'clock', advanceMs: 1_000 },
     { type: 'expect', playerId: PLAYER, state: 'PLAYING' },
+    { type: 'expect', playerId: 'player-office', state: 'PLAYING' },
   ];
 }
 
 /** Runs it on a fresh console: what a player asks depends on what it did before. */
-async function run(before?: Record<string, number>): Promise<{ report: ScenarioReport; saved: ScenarioStep[] }> {
+async function run(counts?: Counts, shared = false): Promise<{ report: ScenarioReport; saved: ScenarioStep[] }> {
   const engine = await freshConsole();
   opened.push(engine);
   const queue = await engine.commands.run('queues.create', {
@@ -55,37 +81,56 @@ async function run(before?: Record<string, number>): Promise<{ report: ScenarioR
       track: { name: `T${i}`, mediaUrl: `https://media.example/drift/${i}.mp3`, durationMillis: 60_000 },
     })),
   });
-  const saved = steps(queue, before);
+  const saved = steps(queue, counts, shared);
   const scenario = await engine.commands.run('scenarios.save', { name: 'Drift', steps: saved });
   return { report: await engine.commands.run('scenarios.run', { id: scenario.id }), saved };
 }
 
-describe('a step that says what the players had asked before it', () => {
-  it('holds the player to it when it asked as many: the wrong expectation fails', async () => {
-    // What Kitchen asks before the pause, read off a run that counted it otherwise.
-    const probe = (await run({ [PLAYER]: 999 })).report;
-    const asked = Number(/999 requests before it then, (\d+) in this run/.exec(JSON.stringify(probe))?.[1]);
-    expect(asked).toBeGreaterThan(0);
-    const { report } = await run({ [PLAYER]: asked });
-    expect(report.passed).toBe(false);
-    expect(report.steps.find((s) => s.status === 'failed')?.message).toMatch(/refused/);
-  });
+/** What Kitchen asks before the pause, read off a run that takes any number above 0 for drift. */
+async function askedBeforePause(): Promise<number> {
+  const { report } = await run({ before: { [PLAYER]: 0 }, by: { [PLAYER]: 999 } });
+  const asked = Number(/0 requests before it then, (\d+) in this run/.exec(JSON.stringify(report))?.[1]);
+  expect(asked).toBeGreaterThan(1);
+  return asked;
+}
 
-  it('stops checking a player that asked otherwise, and the calls after: said, not failed', async () => {
-    const { report, saved } = await run({ [PLAYER]: 999 });
-    expect(report.steps.filter((s) => s.status === 'failed')).toEqual([]);
-    expect(report.passed).toBe(true);
-    const expectation = report.steps.at(-1)!;
-    expect(expectation).toMatchObject({ type: 'expect', status: 'passed', unchecked: true });
-    expect(expectation.message).toMatch(
-      /player-kitchen: not checked: .* its timers fell elsewhere .* 999 requests before it then, \d+ in this run/,
+describe('a step that says what the players had asked before it', () => {
+  it('stops checking a player that asked more, as its late timers would have by the next call', async () => {
+    const asked = await askedBeforePause();
+    const { report, saved } = await run({ before: { [PLAYER]: asked - 1 }, by: { [PLAYER]: asked } });
+    // Only Office's wrong expectation fails: Office did not drift, and is held to it.
+    expect(report.steps.filter((s) => s.status === 'failed').map((s) => s.index)).toEqual([saved.length - 1]);
+    const kitchen = report.steps.at(-2)!;
+    expect(kitchen).toMatchObject({ type: 'expect', status: 'passed', unchecked: true });
+    expect(kitchen.message).toMatch(
+      new RegExp(
+        `player-kitchen: not checked: .* its timers fell elsewhere .* ${asked - 1} requests before it then, ${asked} in this run`,
+      ),
     );
     expect(report.steps[5]!.message).toMatch(/not checked: player-kitchen asked the server at other moments/);
-    expect(summaryLine(report, saved)).toMatch(/expectations: 0 of 1 met, 1 not checked/);
+    expect(summaryLine(report, saved)).toMatch(/expectations: 0 of 2 met, 1 not checked/);
   });
 
-  it('checks as before without it', async () => {
-    const { report } = await run();
-    expect(report.passed).toBe(false);
+  it('holds every player to it while a rule with a count, shared by all, is live', async () => {
+    const asked = await askedBeforePause();
+    const { report } = await run({ before: { [PLAYER]: asked - 1 }, by: { [PLAYER]: asked } }, true);
+    expect(report.steps.filter((s) => s.status === 'failed')).toEqual([]);
+    expect(report.steps.at(-1)).toMatchObject({ status: 'passed', unchecked: true });
+    expect(report.steps.at(-1)!.message).toMatch(/player-office: not checked: rule .* \(a count or a chance/);
+  });
+
+  it('checks a player that asked fewer, as many, or more than by the next call: no timer explains those', async () => {
+    const asked = await askedBeforePause();
+    for (const counts of [
+      { before: { [PLAYER]: asked + 1 }, by: { [PLAYER]: asked + 5 } },
+      { before: { [PLAYER]: asked }, by: { [PLAYER]: asked + 5 } },
+      { before: { [PLAYER]: asked - 2 }, by: { [PLAYER]: asked - 1 } },
+      { before: { [PLAYER]: asked - 1 } },
+      undefined,
+    ]) {
+      const { report } = await run(counts);
+      expect(report.passed, JSON.stringify(counts)).toBe(false);
+      expect(report.steps.find((s) => s.status === 'failed')?.message).toMatch(/refused/);
+    }
   });
 });

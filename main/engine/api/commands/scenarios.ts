@@ -74,7 +74,7 @@ const RequestsBefore = Type.Record(Type.String({ minLength: 1, maxLength: 200 })
 
 /** A step a journaled call makes: it may say what the players had asked before it (`requestsBefore`). */
 const CallStep = <Properties extends Parameters<typeof Type.Object>[0]>(properties: Properties) =>
-  Step({ ...properties, requestsBefore: Type.Optional(RequestsBefore) });
+  Step({ ...properties, requestsBefore: Type.Optional(RequestsBefore), requestsBy: Type.Optional(RequestsBefore) });
 
 export const ScenarioStepSchema = Type.Union([
   CallStep({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
