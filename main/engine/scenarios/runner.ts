@@ -134,7 +134,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       if (besideNext) deps.requests!.hold();
       try {
         if (overlaps(step)) await answerHeld(step, deps);
-        if (noteDrift(step, deps, begunAtStart, drifted) && hasOutcome(step)) notChecked ??= driftNote(drifted);
+        if (noteDrift(step, index, deps, begunAtStart, drifted) && hasOutcome(step)) notChecked ??= driftNote(drifted);
         // Read before the step is made: a call made in process holds its request at once.
         const heldBefore = deps.requests?.heldCount ?? 0;
         const outcome = await runStep(
@@ -334,6 +334,7 @@ const EVERY_PLAYER = '*';
  */
 function noteDrift(
   step: ScenarioStep,
+  index: number,
   deps: Pick<ScenarioDeps, 'requests' | 'faults'>,
   begunAtStart: Record<string, number>,
   drifted: Map<string, string>,
@@ -352,7 +353,7 @@ function noteDrift(
     if (asked <= then || asked > (upTo[playerId] ?? then) || drifted.has(playerId)) continue;
     drifted.set(
       playerId,
-      `the bundle was exported while the clock ran, and its timers fell elsewhere around step ${step.type}: it had made ${then} requests before it then, ${asked} in this run`,
+      `the bundle was exported while the clock ran, and its timers fell elsewhere around step ${index + 1} (${step.type}): it had made ${then} request${then === 1 ? '' : 's'} before it then, ${asked} in this run`,
     );
     found = true;
   }
