@@ -9,14 +9,15 @@
 import { isRequestLine } from './request-line.js';
 import type { ScenarioStep } from './scenario-types.js';
 
+/** The calls whose answer or refusal a run judges (unless `outcomeNotChecked` or `pendingAtExport` says why not). */
+const JUDGED_CALL_TYPES = ['command', 'action', 'trigger', 'faultTrigger'] as const;
+export type JudgedCall = Extract<ScenarioStep, { type: (typeof JUDGED_CALL_TYPES)[number] }>;
+
+export const isJudgedCall = (step: ScenarioStep): step is JudgedCall =>
+  (JUDGED_CALL_TYPES as readonly string[]).includes(step.type);
+
 /** Steps that fail when the console does other than they say: an expectation, or a call whose answer is checked. */
-export const CHECKING_STEP_TYPES: ReadonlySet<ScenarioStep['type']> = new Set([
-  'expect',
-  'command',
-  'action',
-  'trigger',
-  'faultTrigger',
-]);
+export const CHECKING_STEP_TYPES: ReadonlySet<ScenarioStep['type']> = new Set(['expect', ...JUDGED_CALL_TYPES]);
 
 export type UncheckedScenario =
   /** An `expect` step (from 0) that names no state, item, transitions or requests. */

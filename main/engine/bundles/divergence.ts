@@ -10,7 +10,7 @@
  * wait that had not waited; a load a redrawn rule answered 403 had gone through.
  */
 import type { FaultRule } from '../api/fault-types.js';
-import { unjudged } from '../api/scenario-checks.js';
+import { isJudgedCall, unjudged } from '../api/scenario-checks.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
 
 /** A player's request, and the fault rule that answered it (a traffic entry's `fault`), if one did. */
@@ -119,8 +119,7 @@ export class Divergence {
     let unchecked = 0;
     for (let i = first; i < steps.length; i++) {
       const step = steps[i]!;
-      if (step.type !== 'command' && step.type !== 'action' && step.type !== 'trigger' && step.type !== 'faultTrigger')
-        continue;
+      if (!isJudgedCall(step)) continue;
       // A session made stays checked: the calls after it name it.
       if (step.outcomeNotChecked || step.pendingAtExport || (step.type === 'command' && step.save)) continue;
       steps[i] = unjudged(step, why);

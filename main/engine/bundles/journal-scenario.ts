@@ -31,7 +31,7 @@ import {
 import { Divergence, type ControlAnswered, type PlayerRequestMet } from './divergence.js';
 import { Notes } from './notes.js';
 import { beginsWithItsLoad, expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
-import { CHECKING_STEP_TYPES, unjudged, whyNotJudged } from '../api/scenario-checks.js';
+import { CHECKING_STEP_TYPES, isJudgedCall, unjudged, whyNotJudged } from '../api/scenario-checks.js';
 
 /** A saved scenario holds at most this many steps (`scenarios.save`). */
 export const MAX_SCENARIO_STEPS = 1_000;
@@ -344,7 +344,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       // With the clock running no two calls share an instant, and the replay settles the one before
       // first: what this one met while a request was under way it may not meet again.
       const last = made.at(-1)!;
-      if (call.clockRan && call.whileRequestsInFlight && CHECKED_OUTCOMES.has(last.type) && !whyNotJudged(last))
+      if (call.clockRan && call.whileRequestsInFlight && isJudgedCall(last) && !whyNotJudged(last))
         return [...made.slice(0, -1), unjudged(last, RACED_WITH_THE_CLOCK_RUNNING)];
       return made;
     }
@@ -415,8 +415,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   function waitingAtExport(call: JournalEntry, made: ScenarioStep[]): ScenarioStep[] {
     if (!call.pendingAtExport || made.length === 0) return made;
     const own = made.at(-1)!;
-    if (own.type !== 'command' && own.type !== 'action' && own.type !== 'trigger' && own.type !== 'faultTrigger')
-      return made;
+    if (!isJudgedCall(own)) return made;
     const what = call.kind === 'control' ? `${call.method} ${call.path.split('?')[0]}` : call.name;
     notes.add(
       `${what} was still waiting for its outcome when the bundle was exported: the replay makes it at the same engine time and does not check its outcome`,
@@ -533,9 +532,6 @@ function stateAtStart(input: JournalScenarioInput): Map<string, string> {
   }
   return state;
 }
-
-/** The steps whose answer or refusal a run judges. */
-const CHECKED_OUTCOMES = new Set<ScenarioStep['type']>(['command', 'action', 'trigger', 'faultTrigger']);
 
 const RACED_WITH_THE_CLOCK_RUNNING =
   "made while a player's request was in flight and the clock ran: the replay, clock stopped, settles what came before it first";

@@ -32,7 +32,7 @@ import type { PlayerRegistry } from '../player/registry.js';
 import { isJournalStep, ruleVar, runJournalStep } from './journal-steps.js';
 import { explainExpectation, type ExchangeReader } from './explain.js';
 import { VARIABLE } from '../api/scenario-variables.js';
-import { whyNotJudged } from '../api/scenario-checks.js';
+import { isJudgedCall, whyNotJudged } from '../api/scenario-checks.js';
 import { isCallStep } from '../api/scenario-types.js';
 import type { PlayerRequestsInFlight } from '../player/requests-in-flight.js';
 
@@ -120,7 +120,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       }
       // A call the bundle saw still waiting, or one it cannot make as it was made: made as it can
       // be, its outcome not the run's to judge; nor one after a player's timers fell elsewhere.
-      let notChecked = whyNotJudged(step) ?? (hasOutcome(step) ? driftNote(drifted) : null);
+      let notChecked = whyNotJudged(step) ?? (isJudgedCall(step) ? driftNote(drifted) : null);
       // A step not made at once with the one before ends any run of such calls, however the last
       // of them ended (one refused before it reached its settling holds no request back).
       if (!overlaps(step) && deps.requests?.holding) deps.requests.release();
@@ -134,7 +134,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       if (besideNext) deps.requests!.hold();
       try {
         if (overlaps(step)) await answerHeld(step, deps);
-        if (noteDrift(step, index, deps, begunAtStart, drifted) && hasOutcome(step)) notChecked ??= driftNote(drifted);
+        if (noteDrift(step, index, deps, begunAtStart, drifted) && isJudgedCall(step))
+          notChecked ??= driftNote(drifted);
         // Read before the step is made: a call made in process holds its request at once.
         const heldBefore = deps.requests?.heldCount ?? 0;
         const outcome = await runStep(
@@ -310,10 +311,6 @@ async function settleOrWait(work: Promise<string>, clock: EngineClock): Promise<
   await clock.advance(0);
   return ended ? work : { work };
 }
-
-/** The steps whose outcome a run judges: a call answered or refused. */
-const hasOutcome = (step: ScenarioStep): boolean =>
-  step.type === 'command' || step.type === 'action' || step.type === 'trigger' || step.type === 'faultTrigger';
 
 /** Why the calls' outcomes are no longer judged once a player's timers fell elsewhere (null: none did). */
 const driftNote = (drifted: ReadonlyMap<string, string>): string | null =>
