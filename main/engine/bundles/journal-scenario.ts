@@ -18,7 +18,8 @@ import {
   type ScenarioStep,
 } from '../api/scenario-types.js';
 import type { TriggerRequest } from '../api/fault-types.js';
-import type { JournalEntry, JournaledCommand, JournaledControlCall, RequestCrossing } from '../journal/types.js';
+import type { JournalEntry, JournaledCommand, JournaledControlCall } from '../journal/types.js';
+import type { RequestCrossing } from '../api/request-crossing.js';
 import { TOKEN_REF, UNKNOWN_TOKEN } from '../journal/secrets.js';
 import {
   ControlSteps,
@@ -151,11 +152,10 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   const cuts: Cut[] = [...input.cuts];
   const cut = (at: number, playerId: string, why: string) => cuts.push({ at, playerId, why });
   const queues = new Map(input.queues.map((q) => [q.id, q]));
-  const busyAtFirst = busyAtStart(input);
+  const startStates = stateAtStart(input);
+  const busyAtFirst = busyAtStart(input, startStates);
   // By player, whatever group it has now (or none): its requests the replay never makes.
-  const busyPlayers = new Set(
-    [...stateAtStart(input)].flatMap(([playerId, was]) => (was === 'IDLE' ? [] : [playerId])),
-  );
+  const busyPlayers = new Set([...startStates].flatMap(([playerId, was]) => (was === 'IDLE' ? [] : [playerId])));
   const control = new ControlSteps({
     ...input,
     queues: input.queues,
@@ -542,9 +542,9 @@ const RACED_WITH_THE_CLOCK_RUNNING =
  * where each player was, and the journal begins anew; reaching back (reach-back.ts) finds no load
  * before a start, nor for a player the span does not move.
  */
-function busyAtStart(input: JournalScenarioInput): Map<string, BusyAtStart> {
+function busyAtStart(input: JournalScenarioInput, states: ReadonlyMap<string, string>): Map<string, BusyAtStart> {
   const busy = new Map<string, BusyAtStart>();
-  for (const [playerId, was] of stateAtStart(input)) {
+  for (const [playerId, was] of states) {
     const groupId = input.groupOf?.(playerId);
     if (was !== 'IDLE' && groupId) busy.set(groupId, { playerId, state: was });
   }

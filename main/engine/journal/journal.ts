@@ -5,13 +5,8 @@
  * as the base the rules at any later time are rebuilt from.
  */
 import type { FaultRule } from '../api/fault-types.js';
-import type {
-  JournalEntry,
-  JournaledCommand,
-  JournaledControlCall,
-  RequestCrossing,
-  RequestsAtBegin,
-} from './types.js';
+import type { RequestCrossing } from '../api/request-crossing.js';
+import type { JournalEntry, JournaledCommand, JournaledControlCall, RequestsAtBegin } from './types.js';
 
 export const JOURNAL_CAPACITY = 10_000;
 /** Queue snapshots kept before edits, in items: a bundle's queue as it was when its span began. */

@@ -79,15 +79,6 @@ export interface RequestsAtBegin {
 
 export type JournalEntry = JournaledCommand | JournaledControlCall;
 
-/**
- * A player's answer that came after a later request's (player/requests-in-flight.ts): the two
- * requests' tickets and the engine times they began, the one overtaken first.
- */
-export interface RequestCrossing {
-  tickets: readonly [number, number];
-  at: readonly [number, number];
-}
-
 export type QueueSnapshot = Pick<QueueView, 'id' | 'name' | 'container' | 'playbackPolicies' | 'reports'> & {
   items: QueueItem[];
 };

@@ -9,6 +9,7 @@
  *   holding them at the gate until it has been made (scenarios/runner.ts). Without it each call
  *   settled before the next, and the second tap met a skip already answered (audit X10).
  */
+import type { RequestCrossing } from '../api/request-crossing.js';
 import type { HttpTransport } from './client.js';
 
 export class PlayerRequestsInFlight {
@@ -17,7 +18,7 @@ export class PlayerRequestsInFlight {
   private nextTicket = 1;
   private endedCount = 0;
   /** Answers that crossed (the newest CROSSINGS_KEPT). */
-  private readonly crossed: Crossing[] = [];
+  private readonly crossed: RequestCrossing[] = [];
   /** By player, the newest request of it answered with state: its ticket and engine time. */
   private readonly newestAnswered = new Map<string, { ticket: number; at: number }>();
   /** By player, the requests it began since the engine began. */
@@ -54,7 +55,7 @@ export class PlayerRequestsInFlight {
    * report's answered 2xx with no body, not one given up without an answer (a timeout rule's), not
    * one a fault rule made or timed (the replay's rules do the same).
    */
-  crossings(): readonly Crossing[] {
+  crossings(): readonly RequestCrossing[] {
     return this.crossed;
   }
 
@@ -171,9 +172,3 @@ export class PlayerRequestsInFlight {
 
 /** Crossings kept: a journal compares them with the tickets of its latest calls only. */
 const CROSSINGS_KEPT = 1_000;
-
-/** An answer that came after a later request's of its player: both tickets and engine times, overtaken first. */
-export interface Crossing {
-  tickets: readonly [number, number];
-  at: readonly [number, number];
-}
