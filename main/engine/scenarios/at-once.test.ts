@@ -5,41 +5,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ScenarioStep } from '../api/scenario-types.js';
 import type { Engine } from '../index.js';
-import { freshConsole, GROUP, PLAYER } from '../bundles/testing-actions.js';
+import { PLAYER } from '../bundles/testing-actions.js';
+import { consoleLoadingKitchen } from './testing-console.js';
 
 const opened: Engine[] = [];
 afterAll(async () => {
   for (const engine of opened) await engine.close();
 });
 
-async function consoleWithQueue(): Promise<{ engine: Engine; load: ScenarioStep[] }> {
-  const engine = await freshConsole();
-  opened.push(engine);
-  const { queueBaseUrl, httpAuthorization } = await engine.commands.run('queues.create', {
-    name: 'At once',
-    items: Array.from({ length: 4 }, (_, i) => ({
-      track: { name: `T${i}`, mediaUrl: `https://media.example/at-once/${i}.mp3`, durationMillis: 60_000 },
-    })),
-  });
-  const load: ScenarioStep[] = [
-    { type: 'clock', speed: 0 },
-    {
-      type: 'command',
-      method: 'POST',
-      path: `/api/v1/groups/${GROUP}/playbackSession:1`,
-      body: { appId: 'com.example.at-once', appContext: 'x' },
-      save: { session: 'sessionId' },
-    },
-    {
-      type: 'command',
-      method: 'POST',
-      path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
-      body: { queueBaseUrl, httpAuthorization, playOnCompletion: true },
-    },
-    { type: 'clock', advanceMs: 2_000 },
-  ];
-  return { engine, load };
-}
+const consoleWithQueue = () => consoleLoadingKitchen(opened, 2_000);
 
 describe('steps made at once', () => {
   it('are refused where nothing comes before them to be made at once with, or afterAnswers stands alone', async () => {

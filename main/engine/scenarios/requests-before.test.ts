@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ScenarioReport, ScenarioStep } from '../api/scenario-types.js';
 import type { Engine } from '../index.js';
 import { summaryLine } from '../../cli/run.js';
-import { freshConsole, GROUP, PLAYER } from '../bundles/testing-actions.js';
+import { PLAYER } from '../bundles/testing-actions.js';
+import { consoleLoadingKitchen } from './testing-console.js';
 
 const opened: Engine[] = [];
 afterAll(async () => {
@@ -23,13 +24,8 @@ type Counts = { before: Record<string, number>; by?: Record<string, number> };
  * Kitchen still PLAYING, and Office PLAYING: all three wrong. `shared`: a fault rule with a count is
  * live (on a path no request takes), which every player's requests would share.
  */
-function steps(
-  { queueBaseUrl, httpAuthorization }: { queueBaseUrl: string; httpAuthorization: string },
-  counts?: Counts,
-  shared = false,
-): ScenarioStep[] {
+function steps(load: readonly ScenarioStep[], counts?: Counts, shared = false): ScenarioStep[] {
   return [
-    { type: 'clock', speed: 0 },
     ...(shared
       ? [
           {
@@ -43,20 +39,7 @@ function steps(
           } satisfies ScenarioStep,
         ]
       : []),
-    {
-      type: 'command',
-      method: 'POST',
-      path: `/api/v1/groups/${GROUP}/playbackSession:1`,
-      body: { appId: 'com.example.drift', appContext: 'x' },
-      save: { session: 'sessionId' },
-    },
-    {
-      type: 'command',
-      method: 'POST',
-      path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
-      body: { queueBaseUrl, httpAuthorization, playOnCompletion: true },
-    },
-    { type: 'clock', advanceMs: 5_000 },
+    ...load,
     {
       type: 'action',
       playerId: PLAYER,
@@ -73,15 +56,8 @@ function steps(
 
 /** Runs it on a fresh console: what a player asks depends on what it did before. */
 async function run(counts?: Counts, shared = false): Promise<{ report: ScenarioReport; saved: ScenarioStep[] }> {
-  const engine = await freshConsole();
-  opened.push(engine);
-  const queue = await engine.commands.run('queues.create', {
-    name: 'Drift',
-    items: Array.from({ length: 4 }, (_, i) => ({
-      track: { name: `T${i}`, mediaUrl: `https://media.example/drift/${i}.mp3`, durationMillis: 60_000 },
-    })),
-  });
-  const saved = steps(queue, counts, shared);
+  const { engine, load } = await consoleLoadingKitchen(opened, 5_000);
+  const saved = steps(load, counts, shared);
   const scenario = await engine.commands.run('scenarios.save', { name: 'Drift', steps: saved });
   return { report: await engine.commands.run('scenarios.run', { id: scenario.id }), saved };
 }
