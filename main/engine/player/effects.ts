@@ -165,11 +165,13 @@ export function playerEffects(p: PlayerCore): Effects {
       if (!p.ctx.track) return;
       // A track paused at the window's edge plays on from its end: its end is seen again.
       setAtEdge(p.ctx, false);
-      playTrack(p.ctx, p.deps.clock.now());
+      // One reading of the clock: a running clock moves between two, and a track that only now
+      // began would seem to have played (20 ms at speed 20) and send a resume's report.
+      const now = p.deps.clock.now();
+      playTrack(p.ctx, now);
       startTrackTimers(p);
       askForNextWindowIfNear(p);
-      if (p.ctx.queue?.reports.sendPlaybackActions && p.ctx.track.durationPlayed(p.deps.clock.now()) > 0)
-        sendReport(p, 'update');
+      if (p.ctx.queue?.reports.sendPlaybackActions && p.ctx.track.durationPlayed(now) > 0) sendReport(p, 'update');
     },
     pauseSegment: () => {
       p.clearTimer('audioReady');

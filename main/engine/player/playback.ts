@@ -47,10 +47,12 @@ export function startTrack(
 export function seek(p: PlayerCore, positionMillis: number | undefined): void {
   const track = p.ctx.track;
   if (positionMillis === undefined || !track) return;
-  seekTrack(p.ctx, positionMillis, p.deps.clock.now());
+  // One reading of the clock, as in playSegment (effects.ts).
+  const now = p.deps.clock.now();
+  seekTrack(p.ctx, positionMillis, now);
   if (!track.playing) return;
   startTrackTimers(p);
-  if (p.ctx.queue?.reports.sendPlaybackActions && track.durationPlayed(p.deps.clock.now()) > 0) sendReport(p, 'update');
+  if (p.ctx.queue?.reports.sendPlaybackActions && track.durationPlayed(now) > 0) sendReport(p, 'update');
 }
 
 export function startCommandItem(p: PlayerCore, params: SkipToItemParams, play: boolean): void {

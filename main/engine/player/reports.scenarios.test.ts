@@ -1,8 +1,8 @@
 /**
  * Playback reports (docs/contract/platform.md §2.3) and version polling (docs/contract/platform.md §4.3, §8) over whole playbacks.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { playingHarness, type PlayerHarness } from '../testing/player-harness.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { playerHarness, playingHarness, type PlayerHarness } from '../testing/player-harness.js';
 import { tracks, type StubOptions } from '../testing/stub-cloud-queue.js';
 import { BUFFERING_MS } from './audio.js';
 
@@ -162,6 +162,20 @@ describe('playback reports (docs/contract/platform.md §2.3)', () => {
       ['update', 5_000, 5_000],
       ['update', 5_000, 6_000],
     ]);
+  });
+
+  it('sends no resume update as a track begins while the clock runs between two readings of it', async () => {
+    // A running clock moves between readings (20 ms at speed 20 for 1 ms of wall time): here, 1 ms a reading.
+    h = await playerHarness({ reports: { sendPlaybackActions: true } });
+    await h.load();
+    const read = h.clock.now.bind(h.clock);
+    let moved = 0;
+    vi.spyOn(h.clock, 'now').mockImplementation(() => read() + moved++);
+    await h.advance(BUFFERING_MS);
+    await h.settle();
+    vi.restoreAllMocks();
+    expect(h.player.machineState).toBe('PLAYING');
+    expect(h.stub.postedReports().filter((r) => r.type === 'update')).toEqual([]);
   });
 
   it("leaves no error standing from the queue a load replaced: its cut-off report failing is that queue's", async () => {
