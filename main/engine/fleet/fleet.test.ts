@@ -31,7 +31,7 @@ describe('a fleet on the reference server', () => {
       durationMs: 60_000,
       rampMs: 20_000,
       speed: 3,
-      thresholds: ['p99<60s', 'errors<1%', 'violations==0', 'requests>100000'],
+      thresholds: ['p99<60s', 'errors<1%', 'violations==0', 'requests>100000', 'rps>1'],
     });
     const report = await finished(id);
     expect(report.error).toBeNull();
@@ -64,8 +64,11 @@ describe('a fleet on the reference server', () => {
       ['errors<1%', errorsPercent < 1],
       ['violations==0', true],
       ['requests>100000', false],
+      ['rps>1', true],
     ]);
     expect(report.thresholds[3]!.actual).toBe(report.totals.requests);
+    // The rate judged is the exact one over the report's wall time, not its tenth (audit z1-1: 5.0895/s passed rps>=5.1).
+    expect(report.thresholds[4]!.actual).toBeCloseTo((report.totals.requests / report.elapsed.wallMs) * 1000, 3);
     expect(report.timeNote).toMatch(/compressed/);
     expect(report.series.length).toBeGreaterThan(0);
     // Clean traffic is sampled (1% by default): far fewer entries than requests.

@@ -242,7 +242,8 @@ export class Fleet {
       ...latencyFigures(all),
       errorRate: report.totals.errorRate,
       counts: report.totals,
-      requestsPerSecond: report.totals.requestsPerSecond,
+      // Exact, not the report's tenth: 5.0895/s passed rps>=5.1 and failed rps<5.1 (audit).
+      requestsPerSecond: report.elapsed.wallMs > 0 ? (report.totals.requests / report.elapsed.wallMs) * 1000 : 0,
     };
   }
 
@@ -422,6 +423,9 @@ export class Fleet {
       // A fleet that never played measured nothing: its thresholds are not judged (zero errors of
       // zero requests would otherwise read as a gate held), and it says why (verdict.ts).
       const why = notJudgedWhy({ status, error: this.error, requests: this.merged?.totals.requests ?? 0 });
+      // The wall time the thresholds read is the report's: rps judged on one, shown on another, differed.
+      this.endedRuleNote = this.serverRules?.note() ?? null;
+      this.finishedAt = this.deps.wall.now();
       this.thresholdResults = why
         ? this.deps.thresholds.map((t) => ({
             expression: t.expression,
@@ -434,8 +438,6 @@ export class Fleet {
       this.status = status;
       this.clock.close();
       this.http?.close();
-      this.endedRuleNote = this.serverRules?.note() ?? null;
-      this.finishedAt = this.deps.wall.now();
       this.deps.onTick(last, true);
       try {
         await this.deps.queues.release?.();
