@@ -682,6 +682,74 @@ describe('calls made while the clock ran', () => {
     expect(actions[0]).not.toHaveProperty('requestsBefore');
     expect(actions[2]).not.toHaveProperty('requestsBefore');
   });
+
+  // The player's own side of each request (the console's server logs the same request again).
+  const sent = (...ats: number[]) =>
+    ats.flatMap((at) => [
+      { at, playerId: 'player-kitchen', ruleId: null, target: 'player' as const },
+      { at: at + 1, playerId: 'player-kitchen', ruleId: null, target: 'cloudQueue' as const },
+    ]);
+
+  it('allow as many more as the player asked within the time its timeline may have fallen behind', () => {
+    // Its load was answered late at speed 20 (a lag of 800 ms since the first call): the report it
+    // then sent 500 ms after the fault step went out before it in a replay with the clock stopped,
+    // past the next call (audit x1, realtime).
+    const { steps } = build(
+      [
+        act(1, 'play', { requestsBegun: { 'player-kitchen': 0 }, lagMs: 100, requestsWaitedMs: {} }),
+        act(2, 'pause', {
+          requestsBegun: { 'player-kitchen': 3 },
+          clockRan: true,
+          lagMs: 600,
+          requestsWaitedMs: { 'player-kitchen': 300 },
+        }),
+        act(3, 'play', { at: T0 + 2_100, requestsBegun: { 'player-kitchen': 3 }, clockRan: true }),
+      ],
+      [],
+      { playerRequests: sent(T0 + 1_000, T0 + 1_200, T0 + 2_500, T0 + 2_700, T0 + 2_900) },
+    );
+    const pause = steps.find((step) => step.type === 'action' && step.action === 'pause');
+    // Within 2,000 + 800 ms: the requests at 2,500 and 2,700, each counted once; not the one at 2,900.
+    expect(pause).toMatchObject({ requestsBefore: { 'player-kitchen': 3 }, requestsBy: { 'player-kitchen': 5 } });
+  });
+
+  it('allow none more than by the next call with no lag said (a journal from before, or no requests logged)', () => {
+    const calls = [
+      act(1, 'play', { requestsBegun: { 'player-kitchen': 0 } }),
+      act(2, 'pause', { requestsBegun: { 'player-kitchen': 3 }, clockRan: true }),
+      act(3, 'play', { requestsBegun: { 'player-kitchen': 4 }, clockRan: true }),
+    ];
+    const withoutLag = build(calls, [], { playerRequests: sent(T0 + 2_500, T0 + 2_700) }).steps;
+    const withoutLog = build(
+      calls.map((call) => ({ ...call, lagMs: 1_000 * call.seq })),
+      [],
+    ).steps;
+    for (const steps of [withoutLag, withoutLog])
+      expect(steps.find((step) => step.type === 'action' && step.action === 'pause')).toMatchObject({
+        requestsBefore: { 'player-kitchen': 3 },
+        requestsBy: { 'player-kitchen': 4 },
+      });
+  });
+
+  it("count a player's request under way as the call began as not asked before it: it may have met the call's change", () => {
+    // A report begun just before a 503 storm was added, and answered by it (audit x1, realtime).
+    const { steps } = build(
+      [
+        act(1, 'play', { requestsBegun: { 'player-kitchen': 0 } }),
+        act(2, 'pause', {
+          requestsBegun: { 'player-kitchen': 3 },
+          clockRan: true,
+          whileRequestsInFlight: true,
+          requestsUnderWay: { 'player-kitchen': 1 },
+        }),
+      ],
+      [],
+    );
+    expect(steps.find((step) => step.type === 'action' && step.action === 'pause')).toMatchObject({
+      requestsBefore: { 'player-kitchen': 2 },
+      requestsBy: { 'player-kitchen': 3 },
+    });
+  });
 });
 
 describe('a call made while a request was in flight and the clock ran', () => {
