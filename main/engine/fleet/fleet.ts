@@ -252,6 +252,11 @@ export class Fleet {
     const { input } = this.deps;
     const asked = input.workers ?? defaultWorkers();
     const threads = Math.min(asked, input.players);
+    // A thread plays one player at least (audit z1-8: 64 asked for 5 players, 5 used, no word).
+    if (input.workers !== undefined && threads < asked)
+      this.notes.push(
+        `--workers ${asked}: ${threads} thread${threads === 1 ? '' : 's'} played, one for each of the ${input.players} player${input.players === 1 ? '' : 's'} at most`,
+      );
     if (threads <= 1) return [];
     if (this.deps.transport) {
       this.notes.push(

@@ -24,6 +24,25 @@ describe('busyNote', () => {
   });
 });
 
+describe('a fleet of fewer players than the threads asked', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await startTestEngine();
+  });
+  afterAll(() => engine.close());
+
+  it('says how many threads played and why (audit z1-8)', async () => {
+    const { id } = await engine.commands.run('fleets.start', { players: 1, durationMs: 1_000, speed: 10, workers: 8 });
+    let report: FleetReport = await engine.commands.run('fleets.get', { id });
+    while (report.status === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      report = await engine.commands.run('fleets.get', { id });
+    }
+    expect(report.workers).toBe(1);
+    expect(report.notes).toContain('--workers 8: 1 thread played, one for each of the 1 player at most');
+  });
+});
+
 describe('a fleet whose thread is kept from its core', () => {
   let engine: Engine;
   beforeAll(async () => {
