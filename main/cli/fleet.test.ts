@@ -85,6 +85,9 @@ describe('cloud-queue-console fleet', () => {
     const page = readFileSync(html!, 'utf8');
     expect(page).toContain('<svg');
     expect(page).not.toMatch(/<script|<link|src="http/);
+    // The title says the heading's word: a tab or a CI artifact shows the verdict (audit z1-10).
+    expect(page).toMatch(/<title>Fleet fleet-[\w-]+: passed<\/title>/);
+    expect(page).toMatch(/<h1>Fleet fleet-[\w-]+: passed<\/h1>/);
   }, 60_000);
 
   it('exits 1 when a threshold fails: a server whose windows hold one item more than asked', async () => {

@@ -75,11 +75,13 @@ export function fleetHtml(report: FleetReport): string {
         )
         .join('')}</table>`
     : '<p>No contract violation.</p>';
+  // The tab and a CI artifact's list show the title: it says the word the heading says (audit z1-10).
+  const heading = `Fleet ${report.id}: ${fleetWord({ status: report.status, verdict: report.verdict, errorKind: report.error?.kind ?? null })}`;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Fleet ${e(report.id)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${e(heading)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem;max-width:60rem}table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}.ok{color:#1a7f37}.bad{color:#cf222e;font-weight:bold}figure{margin:1rem 0}figcaption{font-weight:bold}</style>
 </head><body>
-<h1>Fleet ${e(report.id)}: ${e(fleetWord({ status: report.status, verdict: report.verdict, errorKind: report.error?.kind ?? null }))}</h1>
+<h1>${e(heading)}</h1>
 <p>${e(headline(report))}</p>
 ${report.timeNote ? `<p>${e(report.timeNote)}</p>` : ''}${report.notes.map((n) => `<p>${e(n)}</p>`).join('')}
 ${report.error ? `<p class="bad">${e(report.error.message)}</p>` : ''}
