@@ -146,7 +146,9 @@ describe('a fleet on the reference server', () => {
       faults: [{ rule: { target: 'player', action: { type: 'drop' } }, startMs: 5_000 }],
     });
     expect(late.status).toBe(400);
-    expect(JSON.stringify(late.body)).toMatch(/faults\/0\/startMs \(5000\) is not before durationMs \(5000\)/);
+    expect(JSON.stringify(late.body)).toMatch(
+      /faults\/0\/startMs \(5000\) is not before the fleet's end \(its durationMs, 5000\)/,
+    );
   });
 
   it("lists the fleets it keeps, newest first, with their thresholds' verdict", async () => {

@@ -50,7 +50,7 @@ export class FleetRuns {
     if (late !== -1)
       throw new EngineError(
         'invalid_input',
-        `faults/${late}/startMs (${input.faults![late]!.startMs}) is not before durationMs (${input.durationMs}): the rule would never act`,
+        `faults/${late}/startMs (${input.faults![late]!.startMs}) is not before the fleet's end (its durationMs, ${input.durationMs}): the rule would never act`,
       );
     if (input.baseUrl !== undefined) {
       const url = URL.canParse(playerBaseUrl(input.baseUrl, 1)) ? new URL(playerBaseUrl(input.baseUrl, 1)) : null;
