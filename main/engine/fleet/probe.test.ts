@@ -65,6 +65,8 @@ describe("the fleet's reachability probe", () => {
         trickles.push(setInterval(() => socket.write('x-more: 1\r\n'), 50));
       },
       broken: (socket) => socket.end('HTTP/1.1 abc\r\n\r\n'),
+      switched: (socket) =>
+        socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: h2c\r\nconnection: upgrade\r\n\r\nxx'),
       'not HTTP': (socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'),
     };
     const raw = createNetServer((socket) => {
@@ -80,6 +82,9 @@ describe("the fleet's reachability probe", () => {
       expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined, 500)).toBeNull();
       expect(performance.now() - started).toBeLessThan(2_000);
       mode = 'broken';
+      expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined, 500)).toBeNull();
+      // A 101 is an answer, as for check (audit z1-6): the fleet starts, its players fail on it.
+      mode = 'switched';
       expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined, 500)).toBeNull();
       mode = 'not HTTP';
       expect(await probeServer(`http://127.0.0.1:${port}/q/`, undefined, 500)).toMatch(

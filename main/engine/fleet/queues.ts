@@ -9,6 +9,7 @@ import { sampleTracks } from '../cloud-queue/samples.js';
 import { endpointUrl } from '../player/client.js';
 import { requestOnce } from '../player/http-transport.js';
 import { REQUEST_TIMEOUT_MS } from '../player/retry.js';
+import { UnaskedUpgrade } from '../player/unasked-upgrade.js';
 import { UnfinishedHead } from '../player/unfinished-head.js';
 import type { QueueSource } from './fleet.js';
 
@@ -73,7 +74,8 @@ export function baseUrlQueues(baseUrl: string, authorization: string | undefined
  * …) without connecting, and a staging server may well listen on one. The message names the
  * request: a server whose other endpoints answered, but whose `/version` hung, read as a network
  * problem (audit). An answer that began is an answer, as for `check` (docs/conformance.md): a
- * status line whose headers never end, or one that breaks HTTP's rules; only silence, a refused
+ * status line whose headers never end, one that breaks HTTP's rules, or a 101 that switches to
+ * a protocol nobody asked for; only silence, a refused
  * connection or bytes that are not HTTP are no server. The wait is for the whole answer's head,
  * not for a pause between its bytes: a header line every second would never have ended it.
  */
@@ -95,7 +97,8 @@ export async function probeServer(
     response.destroy();
     return null;
   } catch (error) {
-    if (error instanceof UnfinishedHead) return null;
+    // A 101 nobody asked for is a whole head: a server answered, in a protocol no player speaks (audit z1-6).
+    if (error instanceof UnfinishedHead || (error as { cause?: unknown }).cause instanceof UnaskedUpgrade) return null;
     if ((error as Error).name === 'TimeoutError')
       return unreachable(`no answer to GET ${url.pathname} within ${timeoutMs / 1_000} s`);
     const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
