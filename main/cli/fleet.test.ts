@@ -71,7 +71,7 @@ describe('cloud-queue-console fleet', () => {
     expect(result.stdout).toMatch(/^DONE · 5 players/);
     // Per endpoint and reason, what the server answered, as the contract's end summary names it.
     expect(result.stdout).toMatch(
-      /^itemWindow load {2}\d+ requests · 200 ×\d+ · 0 transport errors · \d+ retries · p50 \d+ms p90 \d+ms p99 \d+ms max \d+ms$/m,
+      /^itemWindow load {2}\d+ requests · 200 ×\d+ · 0 transport errors · \d+ retries · p50 [\d.]+ms p90 [\d.]+ms p99 [\d.]+ms max [\d.]+ms$/m,
     );
     expect(result.stdout).toMatch(/^context {2}\d+ requests · 200 ×\d+ · /m);
     expect(result.stdout).toMatch(/pass {2}violations==0/);

@@ -2,7 +2,8 @@
 import type { FleetEndpointReport, FleetReport, FleetTick } from '../../api/fleet-types.js';
 import { FLEET_PLAYER_STATES } from '../../api/fleet-types.js';
 
-const ms = (value: number): string => (Number.isFinite(value) ? `${Math.round(value)}ms` : '–');
+/** To a tenth of a millisecond, as the JSON and the thresholds say it: `2ms` beside `2.1` read as two figures (audit z1-7). */
+const ms = (value: number): string => (Number.isFinite(value) ? `${Math.round(value * 10) / 10}ms` : '–');
 
 /** `t=120s  players 200 (PLAYING 198, BUFFERING 2)  req/s 35.0  p50 3ms p99 12ms  errors 0  retries/s 0  violations 0` */
 export function liveLine(report: FleetReport, tick: FleetTick | undefined): string {
