@@ -64,6 +64,17 @@ export interface FleetEndpointStats {
   /** Requests with no complete answer: connection failed, reset, timed out. */
   transportErrors: number;
   /**
+   * The transport errors by what ended them, as the player said it (`no complete response within
+   * 10 s`, `connection failed: ECONNRESET`, …): the FAILURE_CAUSES_KEPT most common, the rest as
+   * `other`. Absent with none.
+   */
+  failures?: Record<string, number>;
+  /**
+   * Requests whose answer came after redirects the player followed: each hop was a request the
+   * server saw, not counted in `requests`. Absent with none.
+   */
+  redirected?: number;
+  /**
    * Requests a fault rule failed or delayed in the players' own client (`--fault`, a rule on
    * target `player`): their statuses and transport errors are counted above too, as the player
    * saw them, and this says how many of them the fleet made itself.

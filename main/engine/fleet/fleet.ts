@@ -23,7 +23,7 @@ import { FLEET_BODY_SLOTS } from '../http/body-budget.js';
 import type { HttpTransport, PlayerExchange } from '../player/client.js';
 import { keepAliveTransport, type KeepAliveTransport } from '../player/http-transport.js';
 import type { LoadParams } from '../player/events.js';
-import { emptyByState, mergeShares, sumDeltas, type MergedShares } from './merge.js';
+import { emptySnapshot, mergeShares, sumDeltas, type MergedShares } from './merge.js';
 import { FleetMetrics, latencyByEndpoint, newSketch, statsKey, summarize } from './metrics.js';
 import { latencyFigures } from './percentile.js';
 import { busyNote, timeNote } from './run-notes.js';
@@ -478,26 +478,4 @@ function drawSeed(seed: number, share: number): number {
 
 function ruleKey(rules: readonly FaultRule[]): string {
   return rules.map((r) => r.id).join(' ');
-}
-
-function emptySnapshot(): ShareSnapshot {
-  return {
-    joined: 0,
-    byState: emptyByState(),
-    delta: { requests: 0, errors: 0, retries: 0, violations: 0 },
-    totals: { requests: 0, errors: 0, retries: 0, violations: 0, transportErrors: 0 },
-    endpoints: [],
-    sketches: {},
-    rules: [],
-    lateness: {
-      count: 0,
-      zeroCount: 0,
-      min: Infinity,
-      max: -Infinity,
-      sum: 0,
-      positive: { minKey: 0, counts: [] },
-      negative: { minKey: 0, counts: [] },
-    },
-    skipped: 0,
-  };
 }

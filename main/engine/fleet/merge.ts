@@ -8,7 +8,7 @@
 import type { DDSketch } from '@datadog/sketches-js';
 import type { FleetEndpointStats, FleetPlayerState, FleetViolationStats } from '../api/fleet-types.js';
 import { FLEET_PLAYER_STATES } from '../api/fleet-types.js';
-import { newSketch, statsKey, zeroCounts, type TickCounts } from './metrics.js';
+import { newSketch, noteFailure, statsKey, zeroCounts, type TickCounts } from './metrics.js';
 import type { ShareSnapshot } from './share.js';
 import { sketchOf } from './sketch-wire.js';
 
@@ -22,6 +22,29 @@ export interface MergedShares {
   violations: FleetViolationStats[];
   lateness: DDSketch;
   skipped: number;
+}
+
+/** A share that has reported nothing yet: a thread lost before its first snapshot counts as this. */
+export function emptySnapshot(): ShareSnapshot {
+  return {
+    joined: 0,
+    byState: emptyByState(),
+    delta: { requests: 0, errors: 0, retries: 0, violations: 0 },
+    totals: { requests: 0, errors: 0, retries: 0, violations: 0, transportErrors: 0 },
+    endpoints: [],
+    sketches: {},
+    rules: [],
+    lateness: {
+      count: 0,
+      zeroCount: 0,
+      min: Infinity,
+      max: -Infinity,
+      sum: 0,
+      positive: { minKey: 0, counts: [] },
+      negative: { minKey: 0, counts: [] },
+    },
+    skipped: 0,
+  };
 }
 
 export function emptyByState(): Record<FleetPlayerState, number> {
@@ -60,7 +83,12 @@ export function mergeShares(
     for (const stats of snap.endpoints) {
       const key = statsKey(stats.endpoint, stats.reason);
       const known = endpoints.get(key);
-      if (!known) endpoints.set(key, { ...stats, statuses: { ...stats.statuses } });
+      if (!known)
+        endpoints.set(key, {
+          ...stats,
+          statuses: { ...stats.statuses },
+          ...(stats.failures ? { failures: { ...stats.failures } } : {}),
+        });
       else {
         known.requests += stats.requests;
         known.retries += stats.retries;
@@ -68,6 +96,8 @@ export function mergeShares(
         known.faulted += stats.faulted;
         for (const [status, n] of Object.entries(stats.statuses))
           known.statuses[status] = (known.statuses[status] ?? 0) + n;
+        for (const [cause, n] of Object.entries(stats.failures ?? {})) noteFailure(known, cause, n);
+        if (stats.redirected) known.redirected = (known.redirected ?? 0) + stats.redirected;
       }
     }
     for (const [endpoint, data] of Object.entries(snap.sketches)) {

@@ -4,6 +4,9 @@ import { FleetMetrics, isError, newSketch, sampleOf, summarize } from './metrics
 import { latencyFigures } from './percentile.js';
 import { parseThresholds } from '../api/thresholds.js';
 import { judge } from './judge.js';
+import { emptySnapshot, mergeShares } from './merge.js';
+import { endpointLine } from './reports/text.js';
+import type { ShareSnapshot } from './share.js';
 
 const exchange = (change: Partial<PlayerExchange>): PlayerExchange => ({
   requestId: 'r',
@@ -49,6 +52,61 @@ describe('what the fleet counts as an error', () => {
     // The player got its answer (no error), but the server had two requests and dropped one (audit).
     expect(metrics.totals).toMatchObject({ requests: 3, errors: 0, transportErrors: 1 });
     expect(metrics.endpointStats()[0]).toMatchObject({ requests: 3, transportErrors: 1, statuses: { 200: 2 } });
+  });
+});
+
+describe('what ended the transport errors, and redirects followed (audit z1-4, z1-5)', () => {
+  const failed = (message: string) => exchange({ failure: { kind: 'incomplete', message } });
+
+  it('counts each transport error by its cause, the most common five by name and the rest as other', () => {
+    const metrics = new FleetMetrics();
+    metrics.record(failed('no complete response within 10 s'));
+    metrics.record(failed('no complete response within 10 s'));
+    metrics.record(failed('connection failed: ECONNRESET'));
+    metrics.record(exchange({ status: 200, resentAfter: 'ECONNRESET' }));
+    for (const n of [1, 2, 3, 4]) metrics.record(failed(`cause ${n}`));
+    metrics.record(exchange({ status: 200 }));
+    expect(metrics.endpointStats()[0]!.failures).toEqual({
+      'no complete response within 10 s': 2,
+      'connection failed: ECONNRESET': 1,
+      'the kept connection closed as the request went out (ECONNRESET): sent again': 1,
+      'cause 1': 1,
+      'cause 2': 1,
+      other: 2,
+    });
+    expect(metrics.totals.transportErrors).toBe(8);
+  });
+
+  it('counts the requests answered after redirects, which the statuses do not show', () => {
+    const metrics = new FleetMetrics();
+    metrics.record(exchange({ status: 200, redirectedTo: 'http://127.0.0.1/q/context?r=1' }));
+    metrics.record(exchange({ status: 200 }));
+    expect(metrics.endpointStats()[0]).toMatchObject({ requests: 2, redirected: 1, statuses: { 200: 2 } });
+    expect(metrics.endpointStats()[0]).not.toHaveProperty('failures');
+  });
+
+  it('adds up causes and redirects across threads, and says them on the endpoint line', () => {
+    const share = (cause: string, n: number) => {
+      const metrics = new FleetMetrics();
+      for (let i = 0; i < n; i++) metrics.record(failed(cause));
+      metrics.record(exchange({ status: 200, redirectedTo: 'http://127.0.0.1/elsewhere' }));
+      return metrics.endpointStats();
+    };
+    const snapshot = (endpoints: ReturnType<FleetMetrics['endpointStats']>) =>
+      ({ ...emptySnapshot(), endpoints }) as ShareSnapshot;
+    const merged = mergeShares(
+      [snapshot(share('no complete response within 10 s', 3)), snapshot(share('connection failed: ECONNRESET', 1))],
+      new Map(),
+    );
+    const stats = merged.endpoints[0]!;
+    expect(stats).toMatchObject({
+      transportErrors: 4,
+      redirected: 2,
+      failures: { 'no complete response within 10 s': 3, 'connection failed: ECONNRESET': 1 },
+    });
+    expect(endpointLine({ ...stats, latency: summarize(newSketch()) })).toMatch(
+      / · 4 transport errors \(no complete response within 10 s ×3; connection failed: ECONNRESET ×1\) · 0 retries · 2 answered after redirects · /,
+    );
   });
 });
 

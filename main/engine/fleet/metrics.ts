@@ -76,6 +76,23 @@ export function isError(exchange: Pick<PlayerExchange, 'status' | 'failure'>): b
  * gives percentiles for each (an itemWindow `load` is not a `queueCompleted`), and an endpoint's
  * are its reasons' sketches merged.
  */
+/** Causes of transport errors kept by name per endpoint and reason; the rest are `other`. */
+export const FAILURE_CAUSES_KEPT = 5;
+const OTHER_CAUSES = 'other';
+
+/**
+ * Counts `count` transport errors of `stats` to `cause` (at most 160 characters of it): a new
+ * cause past FAILURE_CAUSES_KEPT is `other`, so a server failing every request its own way stays
+ * a few lines (audit z1-5: a reset, a timeout and a redirect loop all read "no answer").
+ */
+export function noteFailure(stats: FleetEndpointStats, cause: string, count = 1): void {
+  const failures = (stats.failures ??= {});
+  let key = cause.length > 160 ? `${cause.slice(0, 159)}…` : cause;
+  if (!(key in failures) && Object.keys(failures).filter((k) => k !== OTHER_CAUSES).length >= FAILURE_CAUSES_KEPT)
+    key = OTHER_CAUSES;
+  failures[key] = (failures[key] ?? 0) + count;
+}
+
 export function statsKey(endpoint: string, reason: string | null): string {
   return `${endpoint} ${reason ?? ''}`;
 }
@@ -132,7 +149,9 @@ export class FleetMetrics {
     if (exchange.resentAfter) {
       stats.transportErrors++;
       this.totals.transportErrors++;
+      noteFailure(stats, `the kept connection closed as the request went out (${exchange.resentAfter}): sent again`);
     }
+    if (exchange.redirectedTo) stats.redirected = (stats.redirected ?? 0) + 1;
     if (exchange.retry > 0) {
       stats.retries++;
       this.totals.retries++;
@@ -141,6 +160,7 @@ export class FleetMetrics {
     if (exchange.status === undefined) {
       stats.transportErrors++;
       this.totals.transportErrors++;
+      noteFailure(stats, exchange.failure?.message ?? 'no answer');
     } else stats.statuses[exchange.status] = (stats.statuses[exchange.status] ?? 0) + 1;
     if (exchange.fault) stats.faulted++;
     if (isError(exchange)) {

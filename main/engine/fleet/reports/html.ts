@@ -8,7 +8,7 @@ import { FLEET_PLAYER_STATES } from '../../api/fleet-types.js';
 import { fleetWord } from '../../api/fleet-word.js';
 import { escapeHtml as e } from '../../conformance/reports/html.js';
 import { lineChart } from './svg.js';
-import { headline } from './text.js';
+import { failuresSaid, headline } from './text.js';
 
 const STATE_COLORS: Record<string, string> = {
   IDLE: '#888',
@@ -53,7 +53,7 @@ export function fleetHtml(report: FleetReport): string {
           Object.entries(s.statuses)
             .map(([status, n]) => `${status}: ${n}`)
             .join(', '),
-        )}</td><td>${s.transportErrors}</td><td>${s.faulted}</td><td>${num(s.latency.p50)} ms</td><td>${num(s.latency.p90)} ms</td><td>${num(s.latency.p99)} ms</td><td>${num(s.latency.max)} ms</td></tr>`,
+        )}</td><td>${s.transportErrors}${e(failuresSaid(s))}${s.redirected ? e(` · ${s.redirected} answered after redirects`) : ''}</td><td>${s.faulted}</td><td>${num(s.latency.p50)} ms</td><td>${num(s.latency.p90)} ms</td><td>${num(s.latency.p99)} ms</td><td>${num(s.latency.max)} ms</td></tr>`,
     )
     .join('')}</table>`;
   const latency = `<table><tr><th>endpoint</th><th>count</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>${[

@@ -43,8 +43,15 @@ export function endpointLine(stats: FleetEndpointReport): string {
   const { latency } = stats;
   return (
     `${stats.endpoint}${stats.reason ? ` ${stats.reason}` : ''}  ${stats.requests.toLocaleString('en-US')} requests` +
-    ` · ${statuses || 'no answer'} · ${stats.transportErrors} transport errors · ${stats.retries} retries` +
+    ` · ${statuses || 'no answer'} · ${stats.transportErrors} transport errors${failuresSaid(stats)} · ${stats.retries} retries` +
+    (stats.redirected ? ` · ${stats.redirected.toLocaleString('en-US')} answered after redirects` : '') +
     (stats.faulted ? ` · ${stats.faulted.toLocaleString('en-US')} failed or delayed by fault rules` : '') +
     ` · p50 ${ms(latency.p50)} p90 ${ms(latency.p90)} p99 ${ms(latency.p99)} max ${ms(latency.max)}`
   );
+}
+
+/** ` (no complete response within 10 s ×3; connection failed: ECONNRESET ×1)`: what ended them, the most first. */
+export function failuresSaid(stats: Pick<FleetEndpointReport, 'failures'>): string {
+  const causes = Object.entries(stats.failures ?? {}).sort(([, a], [, b]) => b - a);
+  return causes.length ? ` (${causes.map(([cause, n]) => `${cause} ×${n.toLocaleString('en-US')}`).join('; ')})` : '';
 }

@@ -161,6 +161,20 @@ export function FleetEndpoints({ report }: { report: FleetReport }) {
                 .concat(e.transportErrors ? [`no answer×${count(e.transportErrors)}`] : [])
                 .join(' ')}
               {e.faulted ? <span className={styles.faulted}> ({count(e.faulted)} by fault rules)</span> : null}
+              {e.failures ? (
+                <span className={styles.faulted}>
+                  {' '}
+                  (
+                  {Object.entries(e.failures)
+                    .sort(([, a], [, b]) => b - a)
+                    .map(([cause, n]) => `${cause} ×${count(n)}`)
+                    .join('; ')}
+                  )
+                </span>
+              ) : null}
+              {e.redirected ? (
+                <span className={styles.faulted}> ({count(e.redirected)} answered after redirects)</span>
+              ) : null}
             </td>
             {latencyCells(report.latencyByEndpoint[e.endpoint])}
           </tr>
