@@ -12,6 +12,8 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDefectiveServer, type DefectiveServer } from '../engine/conformance/testing/defective-server.js';
+import type { FleetReport } from '../engine/api/fleet-types.js';
+import { isDraining } from './fleet.js';
 import { parseFleetArgs } from './fleet-args.js';
 import { main } from './index.js';
 import { HelpRequested, UsageError } from './usage.js';
@@ -51,6 +53,16 @@ const small = (server: DefectiveServer) => [
   '4',
 ];
 
+describe('the wait at the end', () => {
+  it("is said once the fleet's time is up and it still runs: the requests in flight get their 10 s", () => {
+    const report = (status: string, engineMs: number) =>
+      ({ status, elapsed: { engineMs, wallMs: 0 }, options: { durationMs: 10_000 } }) as unknown as FleetReport;
+    expect(isDraining(report('running', 9_999))).toBe(false);
+    expect(isDraining(report('running', 10_000))).toBe(true);
+    expect(isDraining(report('finished', 10_000))).toBe(false);
+  });
+});
+
 describe('cloud-queue-console fleet', () => {
   it('exits 0 when every threshold holds, with a line a second and its reports', async () => {
     const [json, junit, html] = ['fleet.json', 'fleet.xml', 'fleet.html'].map((name) => join(dir, name));
@@ -68,6 +80,10 @@ describe('cloud-queue-console fleet', () => {
       html!,
     );
     expect(result.stderr).toMatch(/players 5 .*req\/s .*p99 .*retries\/s .*violations 0/);
+    // Said before the probe's up to 10 s with no line a second (audit z1-12).
+    expect(result.stderr).toContain(
+      "asking player 1's server first (GET …/version, up to 10 s) before any player starts",
+    );
     expect(result.stdout).toMatch(/^DONE · 5 players/);
     // Per endpoint and reason, what the server answered, as the contract's end summary names it.
     expect(result.stdout).toMatch(

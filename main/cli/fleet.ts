@@ -54,6 +54,9 @@ export async function fleetCommand(argv: string[], io: CliIo): Promise<ExitCode>
       else process.exit(130);
     };
     process.on('SIGINT', stopOnSignal);
+    // Up to 10 s with no line a second otherwise: said, so that the command does not look hung (audit z1-12).
+    if (input.baseUrl !== undefined)
+      io.stderr(`asking player 1's server first (GET …/version, up to 10 s) before any player starts\n`);
     const report = await follow(id, engine.commands.run.bind(engine.commands) as Follow, io);
     for (const [format, path] of Object.entries(outputs)) {
       if (path)
@@ -78,12 +81,17 @@ type Follow = (name: 'fleets.get', input: { id: string }) => Promise<FleetReport
 function follow(id: string, get: Follow, io: CliIo): Promise<FleetReport> {
   return new Promise((resolve, reject) => {
     let printed = 0;
+    let draining = false;
     const timer = setInterval(() => {
       get('fleets.get', { id }).then(
         (report) => {
           if (report.series.length > printed) {
             printed = report.series.length;
             io.stderr(`${liveLine(report, report.series.at(-1))}\n`);
+          }
+          if (!draining && isDraining(report)) {
+            draining = true;
+            io.stderr('time is up: waiting for the requests still in flight (up to 10 s), then the reports\n');
           }
           if (report.status !== 'running') {
             clearInterval(timer);
@@ -97,6 +105,11 @@ function follow(id: string, get: Follow, io: CliIo): Promise<FleetReport> {
       );
     }, 250);
   });
+}
+
+/** The fleet's time is up and it waits for the requests in flight: no line a second comes meanwhile. */
+export function isDraining(report: FleetReport): boolean {
+  return report.status === 'running' && report.elapsed.engineMs >= report.options.durationMs;
 }
 
 export function summary(report: FleetReport): string {
