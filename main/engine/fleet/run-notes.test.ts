@@ -24,14 +24,14 @@ describe('busyNote', () => {
   });
 });
 
-describe('a fleet of fewer players than the threads asked', () => {
+describe('the notes of a fleet run', () => {
   let engine: Engine;
   beforeAll(async () => {
     engine = await startTestEngine();
   });
   afterAll(() => engine.close());
 
-  it('says how many threads played and why (audit z1-8)', async () => {
+  it('say how many threads played when fewer than asked, and why (audit z1-8)', async () => {
     const { id } = await engine.commands.run('fleets.start', { players: 1, durationMs: 1_000, speed: 10, workers: 8 });
     let report: FleetReport = await engine.commands.run('fleets.get', { id });
     while (report.status === 'running') {
@@ -41,16 +41,8 @@ describe('a fleet of fewer players than the threads asked', () => {
     expect(report.workers).toBe(1);
     expect(report.notes).toContain('--workers 8: 1 thread played, one for each of the 1 player at most');
   });
-});
 
-describe('a fleet whose thread is kept from its core', () => {
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await startTestEngine();
-  });
-  afterAll(() => engine.close());
-
-  it('says so in its report', async () => {
+  it('say so of a fleet whose thread is kept from its core', async () => {
     const { id } = await engine.commands.run('fleets.start', { players: 3, durationMs: 2_500, workers: 1 });
     // The players' thread is this one (one worker plays in-process): kept busy 150 ms in every 200 for 1.6 s.
     const hog = setInterval(() => {
