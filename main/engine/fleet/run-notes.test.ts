@@ -1,7 +1,7 @@
 /**
  * The report's word on a fleet whose own threads ran late (run-notes.ts): said past 100 ms at
  * p99, with the figures and what to do, and only then; and said in a real fleet whose thread was
- * kept from its core, as an overloaded machine keeps it.
+ * kept from its core, as an overloaded machine keeps it; and the word on fewer threads than asked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../api/fleet-types.js';
