@@ -48,7 +48,6 @@ import { entryOfExchange } from './traffic/player-exchange.js';
 import { TrafficRecorder } from './traffic/recorder.js';
 import { EngineWarnings } from './warnings.js';
 import { scenarioCommandHandlers } from './scenarios/commands.js';
-import { ClockLateness } from './clock/lateness.js';
 import { PlayerRequestsInFlight } from './player/requests-in-flight.js';
 import { playerExchangeReader } from './scenarios/explain.js';
 import { bundleCommandHandlers } from './bundles/commands.js';
@@ -170,15 +169,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     closers.push(() => faults.close());
     // The players' requests under way: a call beginning meanwhile is journaled as racing them,
     // and a replay holds them at this gate until the call that raced them has been made.
-    const requestsInFlight = new PlayerRequestsInFlight(() => clock.now());
-    // How far the players' timelines may have fallen behind while the clock ran (a replay's do not).
-    const lateness = new ClockLateness(clock);
-    closers.push(() => lateness.close());
+    const requestsInFlight = new PlayerRequestsInFlight();
     // Every state-changing call on the engine clock: what a repro bundle's scenario is built from.
     const journal = new Journal({
       requests: requestsInFlight,
       clockRunning: () => clock.speed > 0,
-      lagMs: () => lateness.total(),
       now: () => clock.now(),
       rules: () => faults.list(),
       lastTransitionSeq: () => store.playerTransitions.lastSeq(),

@@ -12,15 +12,12 @@
 import type { FaultRule } from '../api/fault-types.js';
 import { isJudgedCall, unjudged } from '../api/scenario-checks.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
-import type { TrafficTarget } from '../api/traffic-types.js';
 
 /** A player's request, and the fault rule that answered it (a traffic entry's `fault`), if one did. */
 export interface PlayerRequestMet {
   at: number;
   playerId: string;
   ruleId: string | null;
-  /** Which side logged it: `player` as the player sent it, `cloudQueue` as the console's server took it. */
-  target?: TrafficTarget;
 }
 
 /** A control API call a fault rule answered in the route's place (`METHOD path`). */

@@ -254,7 +254,7 @@ function spanRequests(deps: BundleDeps, from: number, to: number): SpanRequest[]
 /** The players' requests among `rows`, with the rule that answered each. */
 function playerRequestsOf(rows: readonly TrafficSummary[]): PlayerRequestMet[] {
   return rows.flatMap((row) =>
-    row.playerId ? [{ at: row.at, playerId: row.playerId, ruleId: row.fault?.ruleId ?? null, target: row.target }] : [],
+    row.playerId ? [{ at: row.at, playerId: row.playerId, ruleId: row.fault?.ruleId ?? null }] : [],
   );
 }
 

@@ -156,14 +156,6 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   const busyAtFirst = busyAtStart(input, startStates);
   // By player, whatever group it has now (or none): its requests the replay never makes.
   const busyPlayers = new Set([...startStates].flatMap(([playerId, was]) => (was === 'IDLE' ? [] : [playerId])));
-  // By player, when it sent its requests (its own side of each exchange): what it asked within a lag.
-  const sentAt = new Map<string, number[]>();
-  for (const r of input.playerRequests ?? []) {
-    if (r.target !== 'player') continue;
-    const times = sentAt.get(r.playerId);
-    if (times) times.push(r.at);
-    else sentAt.set(r.playerId, [r.at]);
-  }
   const control = new ControlSteps({
     ...input,
     queues: input.queues,
@@ -382,36 +374,12 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     for (const [playerId, count] of Object.entries(made.call.requestsBegun)) {
       // A player busy at the start, or no longer checked by then, asks otherwise for other reasons.
       if (busyPlayers.has(playerId) || cutBy(playerId, made.call.at)) continue;
-      // A request under way as the call began may have met what the call changed, or not: not counted before it.
-      before[playerId] = Math.max(0, count - (base[playerId] ?? 0) - (made.call.requestsUnderWay?.[playerId] ?? 0));
-      by[playerId] = Math.max(
-        before[playerId],
-        (next?.[playerId] ?? count) - (base[playerId] ?? 0),
-        askedWithinLag(made.call, playerId, before[playerId]),
-      );
+      before[playerId] = count - (base[playerId] ?? 0);
+      by[playerId] = Math.max(before[playerId], (next?.[playerId] ?? count) - (base[playerId] ?? 0));
     }
     const step = steps[made.firstStep]!;
     if (step.type !== 'clock' && step.type !== 'expect')
       Object.assign(step, { requestsBefore: before, requestsBy: by });
-  }
-
-  /**
-   * What `playerId` may have asked by the replay's instant of `call`, at most: what it had asked
-   * then, and what it asked from then on within the time its timeline may have fallen behind (the
-   * engine's lag and its own requests' waits since the span's first call, clock/lateness.ts). Its
-   * timers fall due that much earlier in a replay with the clock stopped: a load answered 40 ms
-   * of wall time late at speed 20 starts playing 0.8 s later, and its reports after it do too,
-   * past the next call (audit: a report after a 503 storm in the source, before it in the replay).
-   */
-  function askedWithinLag(call: JournalEntry, playerId: string, before: number): number {
-    const base = input.calls[0];
-    const lag =
-      Math.max(0, (call.lagMs ?? 0) - (base?.lagMs ?? 0)) +
-      Math.max(0, (call.requestsWaitedMs?.[playerId] ?? 0) - (base?.requestsWaitedMs?.[playerId] ?? 0));
-    if (lag <= 0) return before;
-    let later = 0;
-    for (const at of sentAt.get(playerId) ?? []) if (at >= call.at && at <= call.at + lag) later++;
-    return before + later;
   }
 
   /** Whether the checks of `playerId` (or every player's) were cut at or before `at`. */

@@ -34,12 +34,7 @@ export class SpanEntries {
     const queueId = queueIdUsed(entry, this.cloudQueueUrl);
     if (queueId) this.queueIds.add(queueId);
     if (entry.playerId)
-      this.playerRequests.push({
-        at: entry.at,
-        playerId: entry.playerId,
-        ruleId: entry.fault?.ruleId ?? null,
-        target: entry.target,
-      });
+      this.playerRequests.push({ at: entry.at, playerId: entry.playerId, ruleId: entry.fault?.ruleId ?? null });
     const answered = controlAnsweredBy(entry);
     if (answered) this.controlAnswered.push(answered);
     if (entry.fault) this.faultHits.set(entry.fault.ruleId, (this.faultHits.get(entry.fault.ruleId) ?? 0) + 1);

@@ -49,7 +49,6 @@ export class EngineClock {
   private advancing: Promise<void> = Promise.resolve();
   private wallTimer: WallTimer | null = null;
   private closed = false;
-  private lateMs = 0;
 
   constructor(options: EngineClockOptions = {}) {
     this.wall = options.wall ?? systemWall;
@@ -156,15 +155,6 @@ export class EngineClock {
     return () => this.listeners.delete(listener);
   }
 
-  /**
-   * Engine ms by which timers fired after they fell due, summed since the clock began: the running
-   * clock fires a timer once the real one wakes, later by the event loop's delay times the speed.
-   * Each wake counts once, by its most overdue timer (clock/lateness.ts reads it).
-   */
-  get firedLateMs(): number {
-    return this.lateMs;
-  }
-
   /** Number of timers waiting; for diagnostics and tests. */
   get pendingTimers(): number {
     return this.timers.size;
@@ -263,8 +253,6 @@ export class EngineClock {
 
   private runDue(): void {
     const now = this.now();
-    const first = this.timers.peek();
-    if (first && first.due < now) this.lateMs += now - first.due;
     for (let next = this.timers.peek(); next && next.due <= now && !this.closed; next = this.timers.peek()) {
       this.timers.remove(next);
       this.fire(next);

@@ -176,29 +176,4 @@ describe('a call begun while a player’s request is in flight', () => {
     speed = 20;
     expect(journal.begin('players.act')).toMatchObject({ clockRan: true });
   });
-
-  it('notes how far the timeline may have fallen behind, what each player waited, and whose requests were under way', () => {
-    let lag = 0;
-    const requests = {
-      size: 0,
-      issued: 1,
-      endedSince: () => 0,
-      crossings: () => [],
-      begunCounts: () => ({ 'player-kitchen': 3 }),
-      underWayCounts: () => ({ 'player-kitchen': 1 }),
-      waitedMs: () => ({ 'player-kitchen': 240 }),
-    };
-    const journal = new Journal({ now: () => 1_000, rules: () => [], requests, lagMs: () => lag });
-    expect(journal.begin('players.act')).toEqual(
-      expect.objectContaining({ lagMs: 0, requestsWaitedMs: { 'player-kitchen': 240 } }),
-    );
-    expect(journal.begin('players.act')).not.toHaveProperty('requestsUnderWay');
-    lag = 800;
-    requests.size = 1;
-    expect(journal.begin('players.act')).toMatchObject({
-      lagMs: 800,
-      whileRequestsInFlight: true,
-      requestsUnderWay: { 'player-kitchen': 1 },
-    });
-  });
 });

@@ -25,13 +25,9 @@ export interface JournalDeps {
     endedSince(mark: number): number;
     crossings(): readonly RequestCrossing[];
     begunCounts(): Record<string, number>;
-    underWayCounts?(): Record<string, number>;
-    waitedMs?(): Record<string, number>;
   };
   /** Whether the engine clock runs now (speed above 0). */
   clockRunning?(): boolean;
-  /** Engine ms the timeline may have fallen behind a stopped clock's so far (clock/lateness.ts). */
-  lagMs?(): number;
   capacity?: number;
   queueItemsBudget?: number;
 }
@@ -91,21 +87,13 @@ export class Journal {
   begin(what: string, entry?: UnstampedEntry): JournalTicket {
     const ticket: JournalTicket = { seq: this.nextSeq++, at: this.deps.now() };
     if (this.deps.clockRunning?.()) ticket.clockRan = true;
-    const lag = this.deps.lagMs?.();
-    if (lag !== undefined) ticket.lagMs = lag;
     const requests = this.deps.requests;
     if (requests) {
       ticket.requestsIssued = requests.issued;
       if (this.instant?.at !== ticket.at) this.instant = { at: ticket.at, issued: requests.issued };
       ticket.answeredAtInstant = requests.endedSince(this.instant.issued);
       ticket.requestsBegun = requests.begunCounts();
-      const waited = requests.waitedMs?.();
-      if (waited) ticket.requestsWaitedMs = waited;
-      if (requests.size > 0) {
-        ticket.whileRequestsInFlight = true;
-        const underWay = requests.underWayCounts?.();
-        if (underWay) ticket.requestsUnderWay = underWay;
-      }
+      if (requests.size > 0) ticket.whileRequestsInFlight = true;
     }
     this.inFlight.set(ticket.seq, { ...ticket, what, ...(entry ? { entry } : {}) });
     if (this.inFlight.size > MAX_PENDING) this.inFlight.delete(this.inFlight.keys().next().value!);

@@ -73,21 +73,8 @@ export interface RequestsAtBegin {
    * asked before a call made while the clock ran (`clockRan`) with what it asked before it then.
    */
   requestsBegun?: Record<string, number>;
-  /**
-   * By player, its requests under way as the call began (with `whileRequestsInFlight`): begun, yet
-   * what the call changed (a fault rule added, say) they may still have met, as if begun after it.
-   */
-  requestsUnderWay?: Record<string, number>;
   /** The engine clock ran as the call began: a player's timer could fall on either side of it. */
   clockRan?: true;
-  /**
-   * Engine ms the timeline may have fallen behind, since the engine began, as the call began: the
-   * engine time that passed while the process was at work and timers fired late (clock/lateness.ts).
-   * With `requestsWaitedMs`, how much earlier a replay's player may ask than the source's did.
-   */
-  lagMs?: number;
-  /** By player, the engine ms its requests had been under way, summed, as the call began. */
-  requestsWaitedMs?: Record<string, number>;
 }
 
 export type JournalEntry = JournaledCommand | JournaledControlCall;

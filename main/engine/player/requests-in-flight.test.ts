@@ -35,26 +35,6 @@ describe('the players’ requests in flight', () => {
     expect(requests.ended).toBe(1);
   });
 
-  it('counts by player the requests under way, and the engine time its ended ones were under way', () => {
-    let now = 1_000;
-    const requests = new PlayerRequestsInFlight(() => now);
-    const window = requests.begin('player-kitchen', now);
-    const report = requests.begin('player-kitchen', now);
-    requests.begin('player-office', now);
-    expect(requests.underWayCounts()).toEqual({ 'player-kitchen': 2, 'player-office': 1 });
-    now += 300;
-    requests.end(window);
-    now += 200;
-    requests.end(report, false);
-    expect(requests.underWayCounts()).toEqual({ 'player-office': 1 });
-    // Answered or not, each counts the time it was under way: 300 and 500 ms.
-    expect(requests.waitedMs()).toEqual({ 'player-kitchen': 800 });
-    // Without a clock nothing is timed.
-    const untimed = new PlayerRequestsInFlight();
-    untimed.end(untimed.begin('player-kitchen', 0));
-    expect(untimed.waitedMs()).toEqual({});
-  });
-
   it('keeps the ticket of an answer that crossed: a player’s request answered after a later one of it', () => {
     const requests = new PlayerRequestsInFlight();
     const window = requests.begin('player-kitchen', 0);

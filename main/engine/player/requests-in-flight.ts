@@ -23,13 +23,8 @@ export class PlayerRequestsInFlight {
   private readonly newestAnswered = new Map<string, { ticket: number; at: number }>();
   /** By player, the requests it began since the engine began. */
   private readonly begunBy = new Map<string, number>();
-  /** By player, the engine ms its requests were under way, summed over the ended ones. */
-  private readonly waitedBy = new Map<string, number>();
   private held: Array<() => void> | null = null;
   private readonly listeners = new Set<() => void>();
-
-  /** `now`: engine time, to count how long each request was under way (none: not counted). */
-  constructor(private readonly now?: () => number) {}
 
   /** Requests begun and not yet ended (answered, failed or given up), held ones included. */
   get size(): number {
@@ -72,25 +67,9 @@ export class PlayerRequestsInFlight {
     return ticket;
   }
 
-  /** By player, its requests under way now (none: absent). */
-  underWayCounts(): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const { playerId } of this.underWay.values()) counts[playerId] = (counts[playerId] ?? 0) + 1;
-    return counts;
-  }
-
   /** By player, the requests it began since the engine began (a copy). */
   begunCounts(): Record<string, number> {
     return Object.fromEntries(this.begunBy);
-  }
-
-  /**
-   * By player, the engine ms its ended requests were under way, summed (a copy): in a replay with
-   * the clock stopped they take none, and what the player did after each answer comes that much
-   * earlier (clock/lateness.ts).
-   */
-  waitedMs(): Record<string, number> {
-    return Object.fromEntries(this.waitedBy);
   }
 
   /**
@@ -109,7 +88,6 @@ export class PlayerRequestsInFlight {
       }
       if (!newest || newest.ticket < ticket) this.newestAnswered.set(playerId, { ticket, at });
     }
-    if (this.now) this.waitedBy.set(playerId, (this.waitedBy.get(playerId) ?? 0) + Math.max(0, this.now() - at));
     this.underWay.delete(ticket);
     this.endedCount++;
     this.tell();
