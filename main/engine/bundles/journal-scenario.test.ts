@@ -684,6 +684,58 @@ describe('calls made while the clock ran', () => {
   });
 });
 
+describe('a fault rule added while the clock ran', () => {
+  const added: FaultRule = { ...storm, id: 'fault-b', times: undefined, hits: 0, label: 'storm 2' };
+  const addRule = (more: Partial<JournalEntry> = {}): JournalEntry =>
+    ({
+      kind: 'command',
+      seq: 1,
+      at: T0 + 2_000,
+      name: 'faults.add',
+      input: {},
+      ok: true,
+      rules: [added],
+      result: { ruleId: added.id },
+      clockRan: true,
+      ...more,
+    }) as JournalEntry;
+  const kitchen = [
+    t('player-kitchen', T0 + 100, 'load-begins', 'IDLE', 'command', 'BUFFERING'),
+    t('player-kitchen', T0 + 200, 'load-answered-plays', 'BUFFERING', 'response'),
+    t('player-kitchen', T0 + 2_500, 'pause', 'PLAYING', 'command', 'PAUSED'),
+  ];
+  const report = (at: number, ruleId: string | null) => ({
+    at,
+    playerId: 'player-kitchen',
+    ruleId,
+    target: 'player' as const,
+  });
+  const expectOf = (built: ReturnType<typeof build>) => built.steps.find((s) => s.type === 'expect');
+
+  it('stops checking a player whose request, begun before it, the rule answered: replayed, it goes out before the rule', () => {
+    // A report begun just before a 503 storm was added met the storm (audit x1, realtime).
+    const built = build([addRule()], kitchen, { playerRequests: [report(T0 + 1_950, added.id)] });
+    expect(expectOf(built)).toEqual({
+      type: 'expect',
+      playerId: 'player-kitchen',
+      transitions: ['load-begins', 'load-answered-plays'],
+    });
+    expect(built.notes).toContainEqual(
+      expect.stringMatching(/begun before rule rule2 was added, with the clock running/),
+    );
+  });
+
+  it('checks on for a request begun after the rule came, one no rule answered, or a clock that stood still', () => {
+    const cases = [
+      build([addRule()], kitchen, { playerRequests: [report(T0 + 2_050, added.id)] }),
+      build([addRule()], kitchen, { playerRequests: [report(T0 + 1_950, null)] }),
+      build([addRule({ clockRan: undefined })], kitchen, { playerRequests: [report(T0 + 1_950, added.id)] }),
+    ];
+    for (const built of cases)
+      expect(expectOf(built)).toMatchObject({ transitions: ['load-begins', 'load-answered-plays', 'pause'] });
+  });
+});
+
 describe('a call made while a request was in flight and the clock ran', () => {
   it('is made after the one before settled, its outcome not checked: with the clock running no two share an instant', () => {
     const call = (seq: number, at: number, more: Partial<JournalEntry>): JournalEntry =>

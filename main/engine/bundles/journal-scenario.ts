@@ -428,6 +428,26 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     return [...made.slice(0, -1), { ...rest, pendingAtExport: true } as ScenarioStep];
   }
 
+  /**
+   * A player's request begun before `rule` was added, with the clock running, that the rule still
+   * answered: it was under way as the call was handled (the clock runs on meanwhile). The replay,
+   * clock stopped, sends it before the rule is there, and the server answers it: what the player
+   * did from there is not checked (audit: a report begun just before a 503 storm was added met the
+   * storm; replayed, it was answered 204, and the run failed on a console that did nothing wrong).
+   */
+  function cutRequestsBegunBefore(rule: FaultRule, addedAt: number): void {
+    const cutFor = new Set<string>();
+    for (const r of input.playerRequests ?? []) {
+      if (r.ruleId !== rule.id || r.at > addedAt || cutFor.has(r.playerId)) continue;
+      cutFor.add(r.playerId);
+      cut(
+        addedAt,
+        r.playerId,
+        `a request of ${r.playerId} begun before rule ${refOf.get(rule.id) ?? rule.id} was added, with the clock running, was answered by it; the replay, clock stopped, sends it before the rule is there: its answer and what ${r.playerId} did from there are not checked`,
+      );
+    }
+  }
+
   /** The steps of one journaled command; `skip` for one that changes nothing the replay needs. */
   function commandStep(call: JournaledCommand): ScenarioStep[] | 'skip' | 'unreplayable' | 'speed' {
     const body = call.input as Record<string, unknown>;
@@ -437,6 +457,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
         const rule = call.rules?.find((r) => r.id === call.result?.ruleId);
         if (!rule) return 'unreplayable';
         addRule(rule, call.at);
+        if (call.clockRan) cutRequestsBegunBefore(rule, call.at);
         return [];
       }
       case 'faults.remove': {
