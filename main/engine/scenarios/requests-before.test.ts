@@ -87,6 +87,23 @@ describe('a step that says what the players had asked before it', () => {
     expect(summaryLine(report, saved)).toMatch(/expectations: 0 of 2 met, 1 not checked/);
   });
 
+  it("still judges a call on a player that did not drift: another player's timers change nothing it meets", async () => {
+    const asked = await askedBeforePause();
+    const { engine, load } = await consoleLoadingKitchen(opened, 5_000);
+    const saved = steps(load, { before: { [PLAYER]: asked - 1 }, by: { [PLAYER]: asked } });
+    // Office has nothing loaded: a pause there is refused, and the step said it would go through.
+    // Before the clock step that follows Kitchen's resume.
+    const office = saved.length - 3;
+    expect(saved[office]).toMatchObject({ type: 'clock' });
+    saved.splice(office, 0, { type: 'action', playerId: 'player-office', action: 'pause' });
+    const scenario = await engine.commands.run('scenarios.save', { name: 'Drift, then Office', steps: saved });
+    const report = await engine.commands.run('scenarios.run', { id: scenario.id });
+    // Kitchen's own resume (refused where it went through) stays unjudged; Office's pause fails (review-z2 S2).
+    expect(report.steps[office - 1]!.message).toMatch(/not checked: player-kitchen asked the server at other moments/);
+    expect(report.steps.find((s) => s.status === 'failed')).toMatchObject({ index: office, type: 'action' });
+    expect(report.steps[office]!.message).toMatch(/nothing is loaded/);
+  });
+
   it('holds every player to it while a rule with a count, shared by all, is live', async () => {
     const asked = await askedBeforePause();
     const { report } = await run({ before: { [PLAYER]: asked - 1 }, by: { [PLAYER]: asked } }, true);

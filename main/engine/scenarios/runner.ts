@@ -120,7 +120,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       }
       // A call the bundle saw still waiting, or one it cannot make as it was made: made as it can
       // be, its outcome not the run's to judge; nor one after a player's timers fell elsewhere.
-      let notChecked = whyNotJudged(step) ?? (isJudgedCall(step) ? driftNote(drifted) : null);
+      let notChecked = whyNotJudged(step) ?? (isJudgedCall(step) ? driftNote(drifted, step) : null);
       // A step not made at once with the one before ends any run of such calls, however the last
       // of them ended (one refused before it reached its settling holds no request back).
       if (!overlaps(step) && deps.requests?.holding) deps.requests.release();
@@ -135,7 +135,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
       try {
         if (overlaps(step)) await answerHeld(step, deps);
         if (noteDrift(step, index, deps, begunAtStart, drifted) && isJudgedCall(step))
-          notChecked ??= driftNote(drifted);
+          notChecked ??= driftNote(drifted, step);
         // Read before the step is made: a call made in process holds its request at once.
         const heldBefore = deps.requests?.heldCount ?? 0;
         const outcome = await runStep(
@@ -312,11 +312,19 @@ async function settleOrWait(work: Promise<string>, clock: EngineClock): Promise<
   return ended ? work : { work };
 }
 
-/** Why the calls' outcomes are no longer judged once a player's timers fell elsewhere (null: none did). */
-const driftNote = (drifted: ReadonlyMap<string, string>): string | null =>
-  drifted.size
-    ? `${[...drifted.keys()].filter((id) => id !== EVERY_PLAYER).join(', ')} asked the server at other moments than in the source`
-    : null;
+/**
+ * Why `step`'s outcome is no longer judged once a player's timers fell elsewhere (null: judged).
+ * A step that names its player (an action, a trigger) is judged unless that player drifted or a
+ * shared rule's answers did: another player's timers change nothing it meets (review-z2 S2). A
+ * control command names a session or a group, which the runner does not map to a player: not
+ * judged after any drift.
+ */
+function driftNote(drifted: ReadonlyMap<string, string>, step: ScenarioStep): string | null {
+  if (!drifted.size) return null;
+  const named = 'playerId' in step && typeof step.playerId === 'string' ? step.playerId : undefined;
+  if (named !== undefined && !drifted.has(named) && !drifted.has(EVERY_PLAYER)) return null;
+  return `${[...drifted.keys()].filter((id) => id !== EVERY_PLAYER).join(', ')} asked the server at other moments than in the source`;
+}
 
 /** The key of `drifted` that stops checking every player. */
 const EVERY_PLAYER = '*';
