@@ -725,6 +725,29 @@ describe('a fault rule added while the clock ran', () => {
     );
   });
 
+  it("leaves that player's later actions unjudged, and another player's judged", () => {
+    const act = (seq: number, playerId: string): JournalEntry =>
+      ({
+        kind: 'command',
+        seq,
+        at: T0 + 2_500,
+        name: 'players.act',
+        input: { id: playerId, action: 'pause' },
+        ok: false,
+      }) as JournalEntry;
+    const built = build([addRule(), act(2, 'player-kitchen'), act(3, 'player-office')], kitchen, {
+      playerRequests: [report(T0 + 1_950, added.id)],
+    });
+    const actions = built.steps.filter((s) => s.type === 'action');
+    expect(actions[0]).toMatchObject({
+      playerId: 'player-kitchen',
+      outcomeNotChecked: expect.stringMatching(/begun before rule rule2 was added/),
+    });
+    expect(actions[0]).not.toHaveProperty('expectError');
+    expect(actions[1]).toMatchObject({ playerId: 'player-office', expectError: true });
+    expect(actions[1]).not.toHaveProperty('outcomeNotChecked');
+  });
+
   it('checks on for a request begun after the rule came, one no rule answered, or a clock that stood still', () => {
     const cases = [
       build([addRule()], kitchen, { playerRequests: [report(T0 + 2_050, added.id)] }),

@@ -163,6 +163,8 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     note: (text) => notes.add(text),
   });
   const divergence = new Divergence();
+  // Players a rule answered a request of begun before it was added (`cutRequestsBegunBefore`), from which step.
+  const metBeforeAdded: { playerId: string; fromStep: number; why: string }[] = [];
   /**
    * From `at` on the replay cannot do what the source did: the players' transitions are not
    * checked, nor the outcomes of the calls, which what happened there may have decided (a rule of
@@ -279,6 +281,13 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   const unmade = divergence.unmadeControlCall(input.controlAnswered ?? [], (ruleId) => refOf.get(ruleId) ?? ruleId);
   if (unmade) diverged(unmade.at, unmade.why);
   divergence.apply(steps, (text) => notes.add(text));
+  // What a call on such a player met hangs on the answer it got otherwise: its later actions and triggers are not judged.
+  for (const { playerId, fromStep, why } of metBeforeAdded)
+    for (let i = fromStep; i < steps.length; i++) {
+      const step = steps[i]!;
+      if (isJudgedCall(step) && 'playerId' in step && step.playerId === playerId && !whyNotJudged(step))
+        steps[i] = unjudged(step, why);
+    }
   if (senders.size > 1)
     notes.add(
       `control calls were sent as ${[...senders].join(', ')}: the replay sends each with the console\u2019s own token (the bundle carries no credentials)`,
@@ -440,11 +449,9 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     for (const r of input.playerRequests ?? []) {
       if (r.ruleId !== rule.id || r.at > addedAt || cutFor.has(r.playerId)) continue;
       cutFor.add(r.playerId);
-      cut(
-        addedAt,
-        r.playerId,
-        `a request of ${r.playerId} begun before rule ${refOf.get(rule.id) ?? rule.id} was added, with the clock running, was answered by it; the replay, clock stopped, sends it before the rule is there: its answer and what ${r.playerId} did from there are not checked`,
-      );
+      const why = `a request of ${r.playerId} begun before rule ${refOf.get(rule.id) ?? rule.id} was added, with the clock running, was answered by it; the replay, clock stopped, sends it before the rule is there: its answer and what ${r.playerId} did from there are not checked`;
+      cut(addedAt, r.playerId, why);
+      metBeforeAdded.push({ playerId: r.playerId, fromStep: steps.length, why });
     }
   }
 
