@@ -10,6 +10,7 @@ import type { QueueSummary, QueueView } from '../api/queue-types.js';
 import type { ScenarioReport, ScenarioStep } from '../api/scenario-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
+import { sessionAndLoad } from './testing-console.js';
 
 let engine: Engine;
 let queue: QueueSummary;
@@ -29,28 +30,6 @@ async function runSteps(steps: ScenarioStep[]): Promise<ScenarioReport> {
   return (await admin(engine, 'POST', `/scenarios/${(saved.body as StoredScenarioView).id}/run`))
     .body as ScenarioReport;
 }
-
-/** A session on `group`'s player, and the queue at `queueBaseUrl` loaded (with `more` in the load's body) and played on it. */
-const sessionAndLoad = (
-  group: string,
-  queueBaseUrl: string,
-  httpAuthorization: string,
-  more: Record<string, unknown> = {},
-): ScenarioStep[] => [
-  {
-    type: 'command',
-    method: 'POST',
-    path: `/api/v1/groups/${group}/playbackSession:1`,
-    body: { appId: 'com.example.steps', appContext: 'ci' },
-    save: { session: 'sessionId' },
-  },
-  {
-    type: 'command',
-    method: 'POST',
-    path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
-    body: { queueBaseUrl, httpAuthorization, playOnCompletion: true, ...more },
-  },
-];
 
 const playing = (): ScenarioStep[] => [
   { type: 'clearFaults' },

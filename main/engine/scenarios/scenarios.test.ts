@@ -12,6 +12,7 @@ import type { ScenarioReport, ScenarioStep } from '../api/scenario-types.js';
 import type { TrafficEntry } from '../api/traffic-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
+import { sessionAndLoad } from './testing-console.js';
 
 let engine: Engine;
 let queue: QueueSummary;
@@ -39,23 +40,7 @@ beforeEach(async () => {
 /** A fresh session on the Kitchen player, its id saved as `${session}`, and the queue loaded and playing. */
 function loadAndPlay(): ScenarioStep[] {
   return [
-    {
-      type: 'command',
-      method: 'POST',
-      path: '/api/v1/groups/group-kitchen/playbackSession:1',
-      body: { appId: 'com.example.scenarios', appContext: 'ci' },
-      save: { session: 'sessionId' },
-    },
-    {
-      type: 'command',
-      method: 'POST',
-      path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
-      body: {
-        queueBaseUrl: `\${cloudQueue}/queues/${queue.id}/v2.3/`,
-        httpAuthorization: queue.httpAuthorization,
-        playOnCompletion: true,
-      },
-    },
+    ...sessionAndLoad('group-kitchen', `\${cloudQueue}/queues/${queue.id}/v2.3/`, queue.httpAuthorization),
     { type: 'clock', advanceMs: 1_000 },
     {
       type: 'expect',

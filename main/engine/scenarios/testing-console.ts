@@ -1,7 +1,7 @@
 /**
  * For scenario tests: a fresh console in memory (its players idle, so what they ask is the run's
  * alone) with a queue of four minute-long tracks, and the steps that stop the clock, load the queue
- * on Kitchen and let `playMs` pass.
+ * on Kitchen and let `playMs` pass; and the steps of a session and a load on any group.
  */
 import type { ScenarioStep } from '../api/scenario-types.js';
 import type { Engine } from '../index.js';
@@ -22,20 +22,33 @@ export async function consoleLoadingKitchen(
   });
   const load: ScenarioStep[] = [
     { type: 'clock', speed: 0 },
-    {
-      type: 'command',
-      method: 'POST',
-      path: `/api/v1/groups/${GROUP}/playbackSession:1`,
-      body: { appId: 'com.example.scenario', appContext: 'x' },
-      save: { session: 'sessionId' },
-    },
-    {
-      type: 'command',
-      method: 'POST',
-      path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
-      body: { queueBaseUrl, httpAuthorization, playOnCompletion: true },
-    },
+    ...sessionAndLoad(GROUP, queueBaseUrl, httpAuthorization),
     { type: 'clock', advanceMs: playMs },
   ];
   return { engine, load };
 }
+
+/**
+ * A session on `group`'s player, its id saved as `${session}`, and the queue at `queueBaseUrl`
+ * loaded on it to play (with `more` in the load's body).
+ */
+export const sessionAndLoad = (
+  group: string,
+  queueBaseUrl: string,
+  httpAuthorization: string,
+  more: Record<string, unknown> = {},
+): ScenarioStep[] => [
+  {
+    type: 'command',
+    method: 'POST',
+    path: `/api/v1/groups/${group}/playbackSession:1`,
+    body: { appId: 'com.example.scenario', appContext: 'ci' },
+    save: { session: 'sessionId' },
+  },
+  {
+    type: 'command',
+    method: 'POST',
+    path: '/api/v1/playbackSessions/${session}/playbackSession:1/loadCloudQueue',
+    body: { queueBaseUrl, httpAuthorization, playOnCompletion: true, ...more },
+  },
+];
