@@ -63,6 +63,23 @@ function build(calls: JournalEntry[], transitions: RecordedTransition[], more: P
   });
 }
 
+/** A journaled `players.act` at engine second `seq` of the span (or `more.at`), on `playerId`. */
+const act = (
+  seq: number,
+  action: string,
+  more: Partial<JournalEntry> = {},
+  playerId = 'player-kitchen',
+): JournalEntry =>
+  ({
+    kind: 'command',
+    seq,
+    at: T0 + 1_000 * seq,
+    name: 'players.act',
+    input: { id: playerId, action },
+    ok: true,
+    ...more,
+  }) as JournalEntry;
+
 describe('a scenario built from the journal', () => {
   it('starts from the rules as they were, with the hits they had used up, then every call at its engine time', () => {
     const calls: JournalEntry[] = [
@@ -320,14 +337,6 @@ describe('a scenario built from the journal', () => {
   });
 
   it('checks no call, action or trigger of a player busy when the scenario began until a load of its goes through', () => {
-    const act = (seq: number, action: string, id = 'player-kitchen'): JournalEntry => ({
-      kind: 'command',
-      seq,
-      at: T0 + 1_000 * seq,
-      name: 'players.act',
-      input: { id, action },
-      ok: true,
-    });
     const session = '/api/v1/playbackSessions/s-1/playbackSession:1';
     const { steps } = build(
       [
@@ -335,7 +344,7 @@ describe('a scenario built from the journal', () => {
         control(2, '/api/v1/groups/group-kitchen/playback:1/pause'),
         control(3, '/api/v1/groups/group-kitchen/groupVolume:1', 200, { volume: 20 }),
         act(4, 'play'),
-        act(5, 'pause', 'player-office'),
+        act(5, 'pause', {}, 'player-office'),
         control(6, '/api/v1/groups/group-office/playback:1/pause', 409),
         control(7, `${session}/loadCloudQueue`, 200, {
           queueBaseUrl: 'http://127.0.0.1:9/queues/queue-x/v2.3/',
@@ -579,28 +588,18 @@ describe("an expectation's requests", () => {
 });
 
 describe('calls made while a player’s request was in flight', () => {
-  const act = (seq: number, at: number, action: string, more: Partial<JournalEntry> = {}): JournalEntry =>
-    ({
-      kind: 'command',
-      seq,
-      at,
-      name: 'players.act',
-      input: { id: 'player-kitchen', action },
-      ok: true,
-      ...more,
-    }) as JournalEntry;
-
   it('marks one right after another call at its instant, with the answers that came between them', () => {
     const { steps } = build(
       [
-        act(1, T0 + 1_000, 'skipNext', { requestsIssued: 10, answeredAtInstant: 1 }),
-        act(2, T0 + 1_000, 'skipPrev', {
+        act(1, 'skipNext', { at: T0 + 1_000, requestsIssued: 10, answeredAtInstant: 1 }),
+        act(2, 'skipPrev', {
+          at: T0 + 1_000,
           requestsIssued: 11,
           answeredAtInstant: 1,
           whileRequestsInFlight: true,
           ok: false,
         }),
-        act(3, T0 + 1_000, 'pause', { requestsIssued: 13, answeredAtInstant: 3, whileRequestsInFlight: true }),
+        act(3, 'pause', { at: T0 + 1_000, requestsIssued: 13, answeredAtInstant: 3, whileRequestsInFlight: true }),
       ],
       [],
     );
@@ -613,10 +612,10 @@ describe('calls made while a player’s request was in flight', () => {
 
   it('checks nothing from calls made at once whose own requests’ answers crossed, which no replay repeats', () => {
     const atOnce = [
-      act(1, T0 + 1_000, 'skipNext', { requestsIssued: 10 }),
-      act(2, T0 + 1_000, 'pause', { requestsIssued: 11, whileRequestsInFlight: true }),
+      act(1, 'skipNext', { at: T0 + 1_000, requestsIssued: 10 }),
+      act(2, 'pause', { at: T0 + 1_000, requestsIssued: 11, whileRequestsInFlight: true }),
     ];
-    const later = act(3, T0 + 3_000, 'play', { requestsIssued: 14 });
+    const later = act(3, 'play', { at: T0 + 3_000, requestsIssued: 14 });
     const crossedNote = (notes: readonly string[]) => notes.filter((note) => /another order/.test(note));
     const at = T0 + 1_000;
     const crossing = (tickets: [number, number], times: [number, number]) => ({ tickets, at: times });
@@ -639,8 +638,8 @@ describe('calls made while a player’s request was in flight', () => {
   it('leaves one after a clock step unmarked: the replay settles what came before it', () => {
     const { steps } = build(
       [
-        act(1, T0 + 1_000, 'skipNext', { requestsIssued: 3 }),
-        act(2, T0 + 2_000, 'pause', { requestsIssued: 4, answeredAtInstant: 0, whileRequestsInFlight: true }),
+        act(1, 'skipNext', { at: T0 + 1_000, requestsIssued: 3 }),
+        act(2, 'pause', { at: T0 + 2_000, requestsIssued: 4, answeredAtInstant: 0, whileRequestsInFlight: true }),
       ],
       [],
     );
@@ -653,17 +652,6 @@ describe('calls made while a player’s request was in flight', () => {
 });
 
 describe('calls made while the clock ran', () => {
-  const act = (seq: number, action: string, more: Partial<JournalEntry>): JournalEntry =>
-    ({
-      kind: 'command',
-      seq,
-      at: T0 + 1_000 * seq,
-      name: 'players.act',
-      input: { id: 'player-kitchen', action },
-      ok: true,
-      ...more,
-    }) as JournalEntry;
-
   it('say on their first step what each player idle at the start had asked since the first call', () => {
     const { steps } = build(
       [
@@ -726,16 +714,8 @@ describe('a fault rule added while the clock ran', () => {
   });
 
   it("leaves that player's later actions unjudged, and another player's judged", () => {
-    const act = (seq: number, playerId: string): JournalEntry =>
-      ({
-        kind: 'command',
-        seq,
-        at: T0 + 2_500,
-        name: 'players.act',
-        input: { id: playerId, action: 'pause' },
-        ok: false,
-      }) as JournalEntry;
-    const built = build([addRule(), act(2, 'player-kitchen'), act(3, 'player-office')], kitchen, {
+    const refused = { at: T0 + 2_500, ok: false };
+    const built = build([addRule(), act(2, 'pause', refused), act(3, 'pause', refused, 'player-office')], kitchen, {
       playerRequests: [report(T0 + 1_950, added.id)],
     });
     const actions = built.steps.filter((s) => s.type === 'action');
@@ -761,20 +741,16 @@ describe('a fault rule added while the clock ran', () => {
 
 describe('a call made while a request was in flight and the clock ran', () => {
   it('is made after the one before settled, its outcome not checked: with the clock running no two share an instant', () => {
-    const call = (seq: number, at: number, more: Partial<JournalEntry>): JournalEntry =>
-      ({
-        kind: 'command',
-        seq,
-        at,
-        name: 'players.act',
-        input: { id: 'player-kitchen', action: 'skipNext' },
-        ok: seq === 1,
-        ...more,
-      }) as JournalEntry;
     const { steps } = build(
       [
-        call(1, T0 + 1_000, { clockRan: true, requestsIssued: 3 }),
-        call(2, T0 + 1_003, { clockRan: true, requestsIssued: 4, whileRequestsInFlight: true }),
+        act(1, 'skipNext', { at: T0 + 1_000, clockRan: true, requestsIssued: 3 }),
+        act(2, 'skipNext', {
+          at: T0 + 1_003,
+          ok: false,
+          clockRan: true,
+          requestsIssued: 4,
+          whileRequestsInFlight: true,
+        }),
       ],
       [],
     );
