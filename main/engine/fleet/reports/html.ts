@@ -5,10 +5,11 @@
  */
 import type { FleetReport } from '../../api/fleet-types.js';
 import { FLEET_PLAYER_STATES } from '../../api/fleet-types.js';
+import { failuresSaid } from '../../api/fleet-failures.js';
 import { fleetWord } from '../../api/fleet-word.js';
 import { escapeHtml as e } from '../../conformance/reports/html.js';
 import { lineChart } from './svg.js';
-import { failuresSaid, headline } from './text.js';
+import { headline } from './text.js';
 
 const STATE_COLORS: Record<string, string> = {
   IDLE: '#888',

@@ -1,6 +1,7 @@
 /** The fleet in words: the live line a second on stderr and the one-line summary every report opens with. */
 import type { FleetEndpointReport, FleetReport, FleetTick } from '../../api/fleet-types.js';
 import { FLEET_PLAYER_STATES } from '../../api/fleet-types.js';
+import { failuresSaid } from '../../api/fleet-failures.js';
 
 /** To a tenth of a millisecond, as the JSON and the thresholds say it: `2ms` beside `2.1` read as two figures (audit z1-7). */
 const ms = (value: number): string => (Number.isFinite(value) ? `${Math.round(value * 10) / 10}ms` : '–');
@@ -48,10 +49,4 @@ export function endpointLine(stats: FleetEndpointReport): string {
     (stats.faulted ? ` · ${stats.faulted.toLocaleString('en-US')} failed or delayed by fault rules` : '') +
     ` · p50 ${ms(latency.p50)} p90 ${ms(latency.p90)} p99 ${ms(latency.p99)} max ${ms(latency.max)}`
   );
-}
-
-/** ` (no complete response within 10 s ×3; connection failed: ECONNRESET ×1)`: what ended them, the most first. */
-export function failuresSaid(stats: Pick<FleetEndpointReport, 'failures'>): string {
-  const causes = Object.entries(stats.failures ?? {}).sort(([, a], [, b]) => b - a);
-  return causes.length ? ` (${causes.map(([cause, n]) => `${cause} ×${n.toLocaleString('en-US')}`).join('; ')})` : '';
 }

@@ -5,6 +5,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import type { FleetReport, LatencySummary } from '@engine-api/fleet-types';
+import { failuresSaid } from '@engine-api/fleet-failures';
 import { DataTable } from '../../components/DataTable';
 import { figure, thresholdFigure } from './chart';
 import styles from './FleetSummary.module.css';
@@ -161,17 +162,7 @@ export function FleetEndpoints({ report }: { report: FleetReport }) {
                 .concat(e.transportErrors ? [`no answer×${count(e.transportErrors)}`] : [])
                 .join(' ')}
               {e.faulted ? <span className={styles.faulted}> ({count(e.faulted)} by fault rules)</span> : null}
-              {e.failures ? (
-                <span className={styles.faulted}>
-                  {' '}
-                  (
-                  {Object.entries(e.failures)
-                    .sort(([, a], [, b]) => b - a)
-                    .map(([cause, n]) => `${cause} ×${count(n)}`)
-                    .join('; ')}
-                  )
-                </span>
-              ) : null}
+              {e.failures ? <span className={styles.faulted}>{failuresSaid(e)}</span> : null}
               {e.redirected ? (
                 <span className={styles.faulted}> ({count(e.redirected)} answered after redirects)</span>
               ) : null}
