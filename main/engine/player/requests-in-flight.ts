@@ -143,6 +143,8 @@ export class PlayerRequestsInFlight {
   }
 
   private tell(): void {
+    // Every player request ends here: no copy of the listeners unless a replay is waiting on them.
+    if (this.listeners.size === 0) return;
     for (const listener of [...this.listeners]) listener();
   }
 
