@@ -143,6 +143,20 @@ export class ControlSteps {
     return steps;
   }
 
+  /**
+   * The group whose player a command step of `stepsOf` acts on, by its path: undefined for another
+   * step, a session's creation (the group's to make whatever its player does), or a group unknown.
+   */
+  playerGroupOf(step: ScenarioStep): string | undefined {
+    if (step.type !== 'command' || SESSION_CREATE.test(step.path)) return undefined;
+    const inPath = SESSION_IN_PATH.exec(step.path);
+    if (!inPath) return GROUP_IN_PATH.exec(step.path)?.[1];
+    const name = /^\$\{(\w+)\}$/.exec(inPath[2]!)?.[1];
+    if (name === undefined) return this.sessionGroup.get(inPath[2]!);
+    for (const [sessionId, known] of this.sessions) if (known === name) return this.sessionGroup.get(sessionId);
+    return undefined;
+  }
+
   /** Why the replay cannot meet what `call` met, so that its outcome is not checked; undefined: it is checked. */
   private whyNotChecked(
     call: JournaledControlCall,

@@ -728,6 +728,38 @@ describe('a fault rule added while the clock ran', () => {
     expect(actions[1]).not.toHaveProperty('outcomeNotChecked');
   });
 
+  it("leaves the control calls on that player's group unjudged, and another group's judged", () => {
+    const session = (seq: number, group: string, id: string) =>
+      control(seq, `/api/v1/groups/${group}/playbackSession:1`, 200, { appId: 'a', appContext: 'c' }, id);
+    const pause = (seq: number, id: string) =>
+      control(seq, `/api/v1/playbackSessions/${id}/playbackSession:1/pause`, 409, undefined, id);
+    const built = build(
+      [
+        session(1, 'group-kitchen', 's-k'),
+        session(1, 'group-office', 's-o'),
+        addRule(),
+        pause(3, 's-k'),
+        pause(3, 's-o'),
+        control(4, '/api/v1/groups/group-kitchen/playbackSession:1/play', 409),
+      ],
+      kitchen,
+      {
+        playerRequests: [report(T0 + 1_950, added.id)],
+        groupOf: (playerId) => playerId.replace('player-', 'group-'),
+      },
+    );
+    const commands = built.steps.filter((s) => s.type === 'command');
+    // Making a session is the group's whatever its player does: still judged.
+    expect(commands.slice(0, 2).map((c) => c.expectStatus)).toEqual([200, 200]);
+    expect(commands[2]).toMatchObject({
+      path: '/api/v1/playbackSessions/${session1}/playbackSession:1/pause',
+      outcomeNotChecked: expect.stringMatching(/begun before rule rule2 was added/),
+    });
+    expect(commands[2]).not.toHaveProperty('expectStatus');
+    expect(commands[3]).toMatchObject({ path: expect.stringContaining('${session2}'), expectStatus: 409 });
+    expect(commands[4]).toMatchObject({ outcomeNotChecked: expect.stringMatching(/begun before rule rule2/) });
+  });
+
   it('checks on for a request begun after the rule came, one no rule answered, or a clock that stood still', () => {
     const cases = [
       build([addRule()], kitchen, { playerRequests: [report(T0 + 2_050, added.id)] }),

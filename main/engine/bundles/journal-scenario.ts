@@ -281,13 +281,18 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   const unmade = divergence.unmadeControlCall(input.controlAnswered ?? [], (ruleId) => refOf.get(ruleId) ?? ruleId);
   if (unmade) diverged(unmade.at, unmade.why);
   divergence.apply(steps, (text) => notes.add(text));
-  // What a call on such a player met hangs on the answer it got otherwise: its later actions and triggers are not judged.
-  for (const { playerId, fromStep, why } of metBeforeAdded)
+  // What a call on such a player met hangs on the answer it got otherwise: its later actions and
+  // triggers, and the control calls on its group, are not judged.
+  for (const { playerId, fromStep, why } of metBeforeAdded) {
+    const group = input.groupOf?.(playerId);
     for (let i = fromStep; i < steps.length; i++) {
       const step = steps[i]!;
-      if (isJudgedCall(step) && 'playerId' in step && step.playerId === playerId && !whyNotJudged(step))
-        steps[i] = unjudged(step, why);
+      const onIt =
+        ('playerId' in step && step.playerId === playerId) ||
+        (group !== undefined && control.playerGroupOf(step) === group);
+      if (onIt && isJudgedCall(step) && !whyNotJudged(step)) steps[i] = unjudged(step, why);
     }
+  }
   if (senders.size > 1)
     notes.add(
       `control calls were sent as ${[...senders].join(', ')}: the replay sends each with the console\u2019s own token (the bundle carries no credentials)`,
