@@ -4,8 +4,8 @@
  * needs to reach it. The answer carries the fault so the traffic log can mark it.
  */
 import type { FaultHit } from '../api/fault-types.js';
-import type { EngineClock } from '../clock/clock.js';
-import type { HttpResponse, HttpTransport } from '../player/client.js';
+import type { EngineClock, Timer } from '../clock/clock.js';
+import type { HttpResponse, HttpTransport, RequestTimeouts } from '../player/client.js';
 import type { FaultRegistry } from './registry.js';
 import { reasonAsWritten } from '../cloud-queue/reasons.js';
 import { injectedStatusHeaders, MALFORMED_BODY } from './server-fault.js';
@@ -30,7 +30,17 @@ function reasonOf(url: URL): string | undefined {
   return reason === null ? undefined : reasonAsWritten(reason);
 }
 
-export function faultingTransport(inner: HttpTransport, faults: FaultRegistry, clock: EngineClock): HttpTransport {
+/**
+ * `latencyWaits`: where an injected latency is waited out; default the engine clock, as a
+ * scenario's replay (clock stopped, stepped) needs it. A fleet passes a wall timer: its players'
+ * network is never compressed, so a server "2 s late" is 2 s late at any speed, as it would be.
+ */
+export function faultingTransport(
+  inner: HttpTransport,
+  faults: FaultRegistry,
+  clock: EngineClock,
+  latencyWaits: RequestTimeouts = engineWaits(clock),
+): HttpTransport {
   return async (request) => {
     const url = new URL(request.url);
     const decision = faults.decide('player', { method: request.method, path: url.pathname, reason: reasonOf(url) });
@@ -63,16 +73,12 @@ export function faultingTransport(inner: HttpTransport, faults: FaultRegistry, c
         await new Promise<void>((resolve, reject) => {
           const { signal } = request;
           if (signal.aborted) return reject(signal.reason as Error);
-          const timer = clock.setTimeout(
-            () => {
-              signal.removeEventListener('abort', abort);
-              resolve();
-            },
-            action.ms,
-            'injected latency',
-          );
+          const timer = latencyWaits.setTimeout(() => {
+            signal.removeEventListener('abort', abort);
+            resolve();
+          }, action.ms);
           const abort = () => {
-            clock.clearTimeout(timer);
+            latencyWaits.clearTimeout(timer);
             reject(signal.reason as Error);
           };
           signal.addEventListener('abort', abort, { once: true });
@@ -81,5 +87,12 @@ export function faultingTransport(inner: HttpTransport, faults: FaultRegistry, c
         return Object.assign(response, { fault: hit });
       }
     }
+  };
+}
+
+function engineWaits(clock: EngineClock): RequestTimeouts {
+  return {
+    setTimeout: (callback, delayMs) => clock.setTimeout(callback, delayMs, 'injected latency'),
+    clearTimeout: (timer) => clock.clearTimeout(timer as Timer),
   };
 }

@@ -108,7 +108,7 @@ function start(message: Extract<ToWorker, { type: 'start' }>): void {
     clock,
     startAt: message.startAt,
     timeouts: systemWall,
-    transport: faultingTransport(http.transport, faults, clock),
+    transport: faultingTransport(http.transport, faults, clock, systemWall),
     faults,
     onFaultOn: (index, ruleId) => {
       const left = faultTimes[index];

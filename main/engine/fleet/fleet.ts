@@ -317,6 +317,7 @@ export class Fleet {
         this.deps.transport ?? this.connections().transport,
         this.deps.faults as FaultRegistry,
         this.clock,
+        this.deps.wall,
       ),
       faults: this.deps.faults,
       post: (exchange) => this.admit(exchange),

@@ -2,7 +2,8 @@
  * A fleet's network is not compressed: at any speed a player gives a request up after 10 s of
  * real time, as a real player would, because the server answers in real time. At speed 10 a
  * server that takes 1.5 s is slow, not gone (an engine-time timeout would give up after 1 real
- * second and report timeouts no player would see); at speed 1, 12 s of silence is a timeout.
+ * second and report timeouts no player would see); at speed 1, 12 s of silence is a timeout. An
+ * injected latency is the network's too: a rule "2 s late" passed `p99<1s` at speed 10 (audit AC-1).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -111,4 +112,27 @@ describe("a fleet's request timeout", () => {
     expect(report.latency.max).toBeLessThan(12_000);
     expect(report.players.byState.IDLE).toBe(1);
   }, 30_000);
+});
+
+describe("a fleet's injected latency", () => {
+  it.each([1, 2])(
+    'at speed 10 is waited out in real time (%i thread(s))',
+    async (workers) => {
+      const { id } = await engine.commands.run('fleets.start', {
+        players: 2,
+        durationMs: 10_000,
+        speed: 10,
+        workers,
+        faults: [{ rule: { target: 'player', match: {}, action: { type: 'latency', ms: 600 } } }],
+      });
+      const report = await finished(id);
+      expect(report.error).toBeNull();
+      expect(report.totals.requests).toBeGreaterThanOrEqual(2);
+      // 600 ms of real time (6 s of engine time), not 60 ms.
+      expect(report.latency.p50).toBeGreaterThanOrEqual(590);
+      const faulted = report.endpoints.reduce((sum, endpoint) => sum + endpoint.faulted, 0);
+      expect(faulted).toBe(report.totals.requests);
+    },
+    30_000,
+  );
 });
