@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudQueueEngine } from '../packages/artillery-engine-cloud-queue/src/engine.js';
 import { startDefectiveServer, type DefectiveServer } from '../main/engine/conformance/testing/defective-server.js';
+import { startSlowProxy } from '../main/engine/testing/slow-proxy.js';
 
 let server: DefectiveServer;
 beforeAll(async () => {
@@ -59,10 +60,38 @@ describe('the cloud-queue Artillery engine', () => {
     expect(counters['cloud_queue.violations.itemWindow.window-size']).toBeGreaterThanOrEqual(1);
     expect(counters['cloud_queue.violations']).toBe(counters['cloud_queue.violations.itemWindow.window-size']);
     expect(counters['cloud_queue.players.PLAYING']).toBe(1);
+    // Said at 0, so that an `ensure` on it has a value: the window one item too long was used.
+    expect(counters['cloud_queue.errors']).toBe(0);
     // Its player is closed: 40 s of its listening later (2 s of wall time; it reports every 30 s) it has sent nothing more.
     const sent = counters['cloud_queue.requests'];
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(counters['cloud_queue.requests']).toBe(sent);
+  });
+
+  it('waits for a server that answers in 1.5 s of real time at speed 20, as a fleet does', async () => {
+    // At speed 20 a timeout on the engine clock gave a request half a real second (audit AC-2).
+    const slow = await startSlowProxy(server.baseUrl, 1_500);
+    try {
+      const { counters, histograms } = await runOne(
+        { baseUrl: slow.baseUrl, authorization: '{{ token }}', speed: 20 },
+        [{ play: { seconds: 80 } }],
+      );
+      expect(counters['cloud_queue.transport_errors']).toBeUndefined();
+      expect(counters['cloud_queue.codes.context.200']).toBe(1);
+      expect(Math.min(...histograms['cloud_queue.latency.context']!)).toBeGreaterThanOrEqual(1_400);
+      expect(counters['cloud_queue.players.PLAYING']).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('counts what no player could use as errors, as the fleet does: a server that is not there', async () => {
+    // The example's `ensure` passed a run whose every request failed (audit AC-5).
+    const { counters } = await runOne({ baseUrl: 'http://127.0.0.1:9/', speed: 20 }, [{ play: { seconds: 20 } }]);
+    expect(counters['cloud_queue.transport_errors']).toBeGreaterThanOrEqual(1);
+    expect(counters['cloud_queue.errors']).toBe(counters['cloud_queue.transport_errors']);
+    expect(counters['cloud_queue.errors.context']).toBe(counters['cloud_queue.transport_errors.context']);
+    expect(counters['cloud_queue.violations']).toBe(0);
   });
 
   it('fails a virtual user at once when its scenario cannot be played', async () => {

@@ -3,7 +3,7 @@
  * the console's engine (packages/artillery-engine-cloud-queue), on loopback: against the
  * console's reference server its players' figures are in Artillery's JSON report as custom
  * metrics with 0 violations, and against a server whose windows hold one item more than asked the
- * violation is counted by rule. It needs `npm run build` (CI builds before the tests): the engine
+ * violation is counted by rule, and not as an error. It needs `npm run build` (CI builds before the tests): the engine
  * is built from the player core into out/.
  */
 import { spawn } from 'node:child_process';
@@ -98,6 +98,7 @@ describe.concurrent('examples/fleet/fleet.yml under `artillery run`', () => {
       const { counters, summaries } = report.aggregate;
       expect(code, output).toBe(0);
       expect(output).toContain('ok: cloud_queue.violations == 0');
+      expect(output).toContain('ok: cloud_queue.errors == 0');
       expect(output).not.toContain('could not be loaded');
       expect(counters['vusers.completed']).toBe(4);
       expect(counters['vusers.failed']).toBe(0);
@@ -129,6 +130,8 @@ describe.concurrent('examples/fleet/fleet.yml under `artillery run`', () => {
       // The script's ensure condition fails the run, as a threshold does the console's own fleet.
       expect(code, output).toBe(1);
       expect(output).toContain('fail: cloud_queue.violations == 0');
+      // A window one item too long is used, and warned of: a violation, not an error.
+      expect(output).toContain('ok: cloud_queue.errors == 0');
       // Each player's load window broke it.
       expect(counters['cloud_queue.violations.itemWindow.window-size']).toBeGreaterThanOrEqual(4);
       expect(counters['cloud_queue.violations']).toBe(counters['cloud_queue.violations.itemWindow.window-size']);

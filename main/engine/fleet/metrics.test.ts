@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerExchange } from '../player/client.js';
-import { FleetMetrics, isError, newSketch, sampleOf, summarize } from './metrics.js';
+import { isError } from './is-error.js';
+import { FleetMetrics, newSketch, sampleOf, summarize } from './metrics.js';
 import { latencyFigures } from './percentile.js';
 import { parseThresholds } from '../api/thresholds.js';
 import { judge } from './judge.js';

@@ -13,6 +13,7 @@ import type {
   LatencySummary,
 } from '../api/fleet-types.js';
 import type { PlayerExchange } from '../player/client.js';
+import { isError } from './is-error.js';
 import { quantileOf } from './percentile.js';
 
 /** 1% relative error: a p99 of 250 ms is told within 2.5 ms, in a few KB a sketch. */
@@ -58,17 +59,6 @@ export function sampleOf(exchange: PlayerExchange): FleetViolationStats['sample'
     // violation says "status 200, but …": the sample says the same status, not "no answer" (audit).
     status: exchange.status ?? exchange.failure?.status ?? null,
   };
-}
-
-/**
- * An error is an answer the player could not use: no complete answer, a status other than 2xx, or
- * a 2xx whose body the player could not read (not JSON, not the shape it must have). The last is
- * what a server answering its HTML error page with 200 does; the platform counts it a failure.
- */
-export function isError(exchange: Pick<PlayerExchange, 'status' | 'failure'>): boolean {
-  return (
-    exchange.failure !== undefined || exchange.status === undefined || exchange.status < 200 || exchange.status >= 300
-  );
 }
 
 /**

@@ -5,62 +5,31 @@
  * second and report timeouts no player would see); at speed 1, 12 s of silence is a timeout. An
  * injected latency is the network's too: a rule "2 s late" passed `p99<1s` at speed 10 (audit AC-1).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../api/fleet-types.js';
 import { startDefectiveServer, type DefectiveServer } from '../conformance/testing/defective-server.js';
 import type { Engine } from '../index.js';
 import { startTestEngine } from '../testing/http.js';
+import { startSlowProxy, type SlowProxy } from '../testing/slow-proxy.js';
 
 let engine: Engine;
 let server: DefectiveServer;
-const proxies: Server[] = [];
+const proxies: SlowProxy[] = [];
 beforeAll(async () => {
   engine = await startTestEngine();
   server = await startDefectiveServer();
 });
 afterAll(async () => {
-  for (const proxy of proxies) proxy.closeAllConnections();
-  await Promise.all(proxies.map((p) => new Promise((resolve) => p.close(resolve))));
+  await Promise.all(proxies.map((proxy) => proxy.close()));
   await server.close();
   await engine.close();
 });
 
-/**
- * The right server behind a proxy that holds every player's request `delayMs` of real time first
- * (the fleet's reachability probe, which carries no X-Player-Id, is answered at once).
- */
+/** The right server behind a proxy that holds every player's request `delayMs` of real time first. */
 async function slowServer(delayMs: number): Promise<string> {
-  const target = new URL(server.baseUrl);
-  const proxy = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const wait = request.headers['x-player-id'] ? delayMs : 0;
-      const timer = setTimeout(() => {
-        const headers = Object.fromEntries(
-          Object.entries(request.headers).filter(([k, v]) => typeof v === 'string' && k !== 'host'),
-        ) as Record<string, string>;
-        fetch(new URL(request.url!, target.origin), {
-          method: request.method,
-          headers,
-          ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-        })
-          .then(async (answer) => {
-            const body = await answer.text();
-            response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
-            response.end(body);
-          })
-          .catch(() => response.destroy());
-      }, wait);
-      response.on('close', () => clearTimeout(timer));
-    });
-  });
+  const proxy = await startSlowProxy(server.baseUrl, delayMs);
   proxies.push(proxy);
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const { port } = proxy.address() as AddressInfo;
-  return `http://127.0.0.1:${port}${target.pathname}`;
+  return proxy.baseUrl;
 }
 
 async function finished(id: string): Promise<FleetReport> {

@@ -18,7 +18,8 @@ import type { LoadParams } from '../player/events.js';
 import { Player } from '../player/player.js';
 import { REQUEST_TIMEOUT_MS } from '../player/retry.js';
 import { Listener, listenerRandom } from './listener.js';
-import { FleetMetrics, isError, newSketch, type TickCounts } from './metrics.js';
+import { isError } from './is-error.js';
+import { FleetMetrics, newSketch, type TickCounts } from './metrics.js';
 import { sketchData, type SketchData } from './sketch-wire.js';
 import { DEFAULT_TRAFFIC_SAMPLE_RATE } from './traffic-sample.js';
 

@@ -5,6 +5,7 @@
  * `http.response_time`) so its report and dashboards show them beside the built-in ones.
  */
 import type { FleetPlayerState } from '../../../main/engine/api/fleet-types.js';
+import { isError } from '../../../main/engine/fleet/is-error.js';
 import type { PlayerExchange } from '../../../main/engine/player/client.js';
 
 /** What Artillery's engines emit on the scenario's event emitter (int-core/lib/runner.js listens). */
@@ -16,9 +17,13 @@ export interface MetricEvents {
 
 export const PREFIX = 'cloud_queue';
 
-/** Counted once a VU starts, at 0: a clean run's report says "0 violations" rather than nothing. */
+/**
+ * Counted once a VU starts, at 0: a clean run's report says "0 violations" and "0 errors" rather
+ * than nothing, and an `ensure` on either has a value to read.
+ */
 export function emitStart(ee: MetricEvents): void {
   ee.emit('counter', `${PREFIX}.violations`, 0);
+  ee.emit('counter', `${PREFIX}.errors`, 0);
 }
 
 export function emitExchange(ee: MetricEvents, exchange: PlayerExchange): void {
@@ -38,6 +43,11 @@ export function emitExchange(ee: MetricEvents, exchange: PlayerExchange): void {
   } else {
     ee.emit('counter', `${PREFIX}.codes.${exchange.status}`, 1);
     ee.emit('counter', `${PREFIX}.codes.${endpoint}.${exchange.status}`, 1);
+  }
+  // As the fleet's `errors`: an answer the player could not use, whatever the status or transport said.
+  if (isError(exchange)) {
+    ee.emit('counter', `${PREFIX}.errors`, 1);
+    ee.emit('counter', `${PREFIX}.errors.${endpoint}`, 1);
   }
   // Wall milliseconds: what the server made the player wait, whatever the engine clock's speed.
   const latency = Math.max(exchange.latencyMs, 0);

@@ -6,6 +6,7 @@
  */
 import type { FleetPlayerState } from '../../../main/engine/api/fleet-types.js';
 import { EngineClock } from '../../../main/engine/clock/clock.js';
+import { systemWall } from '../../../main/engine/clock/wall.js';
 import { Listener, listenerRandom, type ListenerRates } from '../../../main/engine/fleet/listener.js';
 import { CloudQueueClient, type PlayerExchange } from '../../../main/engine/player/client.js';
 import { Player } from '../../../main/engine/player/player.js';
@@ -35,6 +36,9 @@ export function startVirtualUser(options: VirtualUserOptions): VirtualUser {
   const client = new CloudQueueClient({
     playerId: options.playerId,
     clock,
+    // As a fleet's players: the server answers in real time, so a request has 10 s of it at any
+    // speed (on the engine clock, at speed 10 a server taking 1 s was counted as gone: audit AC-2).
+    timeouts: systemWall,
     onExchange: (exchange) => open && options.onExchange(exchange),
   });
   const holder: { listener?: Listener } = {};
