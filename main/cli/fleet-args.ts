@@ -72,6 +72,10 @@ function numberOf(option: string, text: string, min: number, max: number, intege
 /** A file of fault rules is a few rules: a megabyte holds thousands. */
 const MAX_FAULT_FILE_BYTES = 1024 * 1024;
 
+/** What puts a `--fault` rule on for a while: beside the rule, never in it. */
+const SCHEDULE_FIELDS = ['startMs', 'durationMs'] as const;
+const schedule = (names: readonly string[]): string => names.map((name) => `"${name}": …`).join(', ');
+
 /** A fault preset's rule, or the rules of a JSON file. */
 export function faultsOf(spec: string): FleetFault[] {
   const preset = FAULT_PRESETS.find((p) => p.id === spec);
@@ -87,13 +91,22 @@ export function faultsOf(spec: string): FleetFault[] {
     if (entry === null || typeof entry !== 'object')
       throw new UsageError(`--fault ${spec}: entry ${i + 1} is not an object`);
     // A bare rule is on for the whole run; `{ rule, startMs, durationMs }` for a while.
-    if ('rule' in entry) return entry as FleetFault;
+    if ('rule' in entry) {
+      // Inside the rule the schedule names nothing (the engine refuses it as an unknown field): say where it goes.
+      const rule: unknown = entry.rule;
+      const inside = rule !== null && typeof rule === 'object' ? SCHEDULE_FIELDS.filter((name) => name in rule) : [];
+      if (inside.length)
+        throw new UsageError(
+          `--fault ${spec}: entry ${i + 1} has ${inside.join(' and ')} inside its rule; a rule for a while is {"rule": {…}, ${schedule(inside)}}`,
+        );
+      return entry as FleetFault;
+    }
     // A schedule beside a bare rule's own fields was dropped, and the rule acted for the whole
     // run (audit): it belongs beside the rule, not in it.
-    const misplaced = ['startMs', 'durationMs'].filter((name) => name in entry);
+    const misplaced = SCHEDULE_FIELDS.filter((name) => name in entry);
     if (misplaced.length)
       throw new UsageError(
-        `--fault ${spec}: entry ${i + 1} has ${misplaced.join(' and ')} beside the rule's own fields; a rule for a while is {"rule": {…}, ${misplaced.map((name) => `"${name}": …`).join(', ')}}`,
+        `--fault ${spec}: entry ${i + 1} has ${misplaced.join(' and ')} beside the rule's own fields; a rule for a while is {"rule": {…}, ${schedule(misplaced)}}`,
       );
     return { rule: entry as FaultRuleInput };
   });

@@ -188,6 +188,14 @@ describe('cloud-queue-console fleet', () => {
       expect(schedule.stderr).toMatch(
         /entry 1 has startMs beside the rule's own fields; a rule for a while is \{"rule"/,
       );
+      // Written inside the rule, it named nothing and the rule acted from the start (audit AC-3).
+      const inside = join(dir, 'inside.json');
+      writeFileSync(inside, '{"rule":{"target":"player","action":{"type":"drop"},"startMs":1000}}');
+      const within = await fleet('--players', '2', '--fault', inside);
+      expect(within.code).toBe(2);
+      expect(within.stderr).toMatch(
+        /entry 1 has startMs inside its rule; a rule for a while is \{"rule": \{…\}, "startMs": …\}/,
+      );
       const huge = await fleet('--players', '2', '--fault', big);
       expect(huge.code).toBe(2);
       expect(huge.stderr).toMatch(/big\.json is 2,097,154 bytes; the command takes files of up to 1,048,576 bytes/);

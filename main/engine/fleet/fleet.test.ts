@@ -149,6 +149,24 @@ describe('a fleet on the reference server', () => {
     expect(JSON.stringify(late.body)).toMatch(
       /faults\/0\/startMs \(5000\) is not before the fleet's end \(its durationMs, 5000\)/,
     );
+    // A field it does not know is refused, not dropped: a misspelt `thresholds` gave a fleet judged
+    // on nothing, and a schedule inside the rule a fault on from the start (audit AC-6, AC-3).
+    const unknown = [
+      { players: 1, durationMs: 5_000, threshold: ['errors<1%'] },
+      {
+        players: 1,
+        durationMs: 5_000,
+        faults: [{ rule: { target: 'player', action: { type: 'drop' }, startMs: 100 } }],
+      },
+      { players: 1, durationMs: 5_000, faults: [{ rule: { target: 'player', action: { type: 'drop' } }, bogus: 1 }] },
+    ];
+    const refused = await Promise.all(unknown.map((body) => admin(engine, 'POST', '/fleets', body)));
+    expect(refused.map((answer) => answer.status)).toEqual([400, 400, 400]);
+    expect(refused.map((answer) => JSON.stringify(answer.body))).toEqual([
+      expect.stringContaining('/threshold'),
+      expect.stringContaining('/faults/0/rule/startMs'),
+      expect.stringContaining('/faults/0/bogus'),
+    ]);
   });
 
   it("lists the fleets it keeps, newest first, with their thresholds' verdict", async () => {

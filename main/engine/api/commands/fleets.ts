@@ -17,32 +17,44 @@ export const MAX_FLEET_SPEED = 1_000;
 const Rate = Type.Number({ minimum: 0, maximum: 1 });
 const EngineMs = Type.Integer({ minimum: 0, maximum: MAX_FLEET_DURATION_MS });
 
-export const FleetFaultSchema = Type.Object({
-  rule: FaultRuleInputSchema,
-  startMs: Type.Optional(EngineMs),
-  durationMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FLEET_DURATION_MS })),
-});
+/**
+ * A fleet's input holds no field it does not know: a misspelt `threshold` started a fleet judged
+ * on nothing, and a `startMs` written inside the rule started its fault at once (audit AC-3, AC-6).
+ */
+const Strict = { additionalProperties: false } as const;
+
+export const FleetFaultSchema = Type.Object(
+  {
+    rule: Type.Object(FaultRuleInputSchema.properties, Strict),
+    startMs: Type.Optional(EngineMs),
+    durationMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FLEET_DURATION_MS })),
+  },
+  Strict,
+);
 
 export const fleetCommands = {
   'fleets.start': command<{ id: string }>()({
     summary:
       'Starts a fleet of simulated players (each the console\u2019s own player, with its own session) against the reference server or a baseUrl; follow it with GET /fleets/{id} or the fleet.progress events.',
-    input: Type.Object({
-      players: Type.Integer({ minimum: 1, maximum: MAX_FLEET_PLAYERS }),
-      baseUrl: Type.Optional(Type.String({ minLength: 8, maxLength: 2_048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' })),
-      authorization: Type.Optional(HeaderValue({ minLength: 1, maxLength: 8_192 })),
-      durationMs: Type.Integer({ minimum: 1_000, maximum: MAX_FLEET_DURATION_MS }),
-      rampMs: Type.Optional(EngineMs),
-      speed: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_FLEET_SPEED })),
-      skipRate: Type.Optional(Rate),
-      pauseRate: Type.Optional(Rate),
-      seekRate: Type.Optional(Rate),
-      seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4_294_967_295 })),
-      workers: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
-      faults: Type.Optional(Type.Array(FleetFaultSchema, { maxItems: 50 })),
-      thresholds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 })),
-      trafficSampleRate: Type.Optional(Rate),
-    }),
+    input: Type.Object(
+      {
+        players: Type.Integer({ minimum: 1, maximum: MAX_FLEET_PLAYERS }),
+        baseUrl: Type.Optional(Type.String({ minLength: 8, maxLength: 2_048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' })),
+        authorization: Type.Optional(HeaderValue({ minLength: 1, maxLength: 8_192 })),
+        durationMs: Type.Integer({ minimum: 1_000, maximum: MAX_FLEET_DURATION_MS }),
+        rampMs: Type.Optional(EngineMs),
+        speed: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_FLEET_SPEED })),
+        skipRate: Type.Optional(Rate),
+        pauseRate: Type.Optional(Rate),
+        seekRate: Type.Optional(Rate),
+        seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4_294_967_295 })),
+        workers: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+        faults: Type.Optional(Type.Array(FleetFaultSchema, { maxItems: 50 })),
+        thresholds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 })),
+        trafficSampleRate: Type.Optional(Rate),
+      },
+      Strict,
+    ),
     http: { method: 'POST', path: '/fleets', status: 202 },
   }),
   'fleets.list': command<FleetListItem[]>()({
