@@ -162,6 +162,17 @@ describe('a fleet on the reference server', () => {
     ];
     const refused = await Promise.all(unknown.map((body) => admin(engine, 'POST', '/fleets', body)));
     expect(refused.map((answer) => answer.status)).toEqual([400, 400, 400]);
+    // A login rule would have failed the players' cloud queue requests as though it named them (AC-4).
+    const login = await admin(engine, 'POST', '/fleets', {
+      players: 1,
+      durationMs: 5_000,
+      faults: [
+        { rule: { target: 'cloudQueue', action: { type: 'drop' } } },
+        { rule: { target: 'login', action: { type: 'drop' } } },
+      ],
+    });
+    expect(login.status).toBe(400);
+    expect(JSON.stringify(login.body)).toMatch(/faults\/1\/rule\/target \(login\) names traffic a fleet does not make/);
     expect(refused.map((answer) => JSON.stringify(answer.body))).toEqual([
       expect.stringContaining('/threshold'),
       expect.stringContaining('/faults/0/rule/startMs'),

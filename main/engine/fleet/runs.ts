@@ -35,6 +35,9 @@ export interface FleetRunsDeps {
   transport?: HttpTransport;
 }
 
+/** The targets a fleet's own rule may name: both mean its players' cloud queue requests (share.ts). */
+const FLEET_TARGETS: ReadonlySet<string> = new Set(['player', 'cloudQueue']);
+
 export class FleetRuns {
   private readonly fleets = new Map<string, Fleet>();
 
@@ -51,6 +54,14 @@ export class FleetRuns {
       throw new EngineError(
         'invalid_input',
         `faults/${late}/startMs (${input.faults![late]!.startMs}) is not before the fleet's end (its durationMs, ${input.durationMs}): the rule would never act`,
+      );
+    // Its rules act on its players' cloud queue requests: a login or control rule would fail them
+    // as though it named them, which no one writing it meant (audit AC-4).
+    const elsewhere = (input.faults ?? []).findIndex((fault) => !FLEET_TARGETS.has(fault.rule.target));
+    if (elsewhere !== -1)
+      throw new EngineError(
+        'invalid_input',
+        `faults/${elsewhere}/rule/target (${input.faults![elsewhere]!.rule.target}) names traffic a fleet does not make: its rules act on the players' cloud queue requests, target player or cloudQueue`,
       );
     if (input.baseUrl !== undefined) {
       const url = URL.canParse(playerBaseUrl(input.baseUrl, 1)) ? new URL(playerBaseUrl(input.baseUrl, 1)) : null;
