@@ -73,8 +73,8 @@ describe('the suite against a server right in every way', () => {
     expect(progress.at(-1)).toMatchObject({ status: 'passed', error: null });
 
     const unknown = run.cases.find((c) => c.id === 'item-window.unknown-item')!;
-    // One for each of the 8 reasons a player sends with an itemId.
-    expect(unknown.trafficIds).toHaveLength(8);
+    // One for each of the 10 reasons, a load's with it (a load that names an item sends it).
+    expect(unknown.trafficIds).toHaveLength(10);
     const entry = (await admin(engine, 'GET', `/traffic/${unknown.trafficIds[0]}`)).body as TrafficEntry;
     expect(entry).toMatchObject({
       target: 'player',
@@ -337,7 +337,7 @@ describe('a server wrong in one way fails that one case', () => {
   it('names what it expected and what came back: an unknown itemId answered with the first items', async () => {
     const { run } = await check({ defects: ['unknownItemFromStart'] });
     expect(run.cases.find((c) => c.id === 'item-window.unknown-item')!.message).toMatch(
-      /^GET \/itemWindow\?reason=skipToItem&.*itemId=cqc-check-no-such-item-\w+: expected 404 \(.*\), got 200 with a window of 11 items \(item-1 … item-11\); the same for reason=pause, play, queueCompleted, refresh, resume, skipNext, skipPrev$/,
+      /^GET \/itemWindow\?reason=skipToItem&.*itemId=cqc-check-no-such-item-\w+: expected 404 \(.*\), got 200 with a window of 11 items \(item-1 … item-11\); the same for reason=load, pause, play, queueCompleted, refresh, resume, skipNext, skipPrev, load\+queueCompleted$/,
     );
   });
 

@@ -14,6 +14,8 @@ export const DEFECTS = {
   unknownItemFromStart: 'item-window.unknown-item',
   /** Answers an unknown itemId 404 for skipToItem only, other reasons with a window from the first item. */
   unknownItemOnlyForSkipToItem: 'item-window.unknown-item',
+  /** Answers an unknown itemId sent with a load with a window from the first item: a stale deep link plays other tracks. */
+  unknownItemOnLoad: 'item-window.unknown-item',
   /** Sends one item more than asked on each side. */
   moreThanAsked: 'item-window.size-limits',
   /** Keeps windows full: the previous slots it cannot fill near the queue's start become upcoming items. */
@@ -453,7 +455,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     if (at === -1) {
       if (
         !defects.has('unknownItemFromStart') &&
-        !(defects.has('unknownItemOnlyForSkipToItem') && reason !== 'skipToItem')
+        !(defects.has('unknownItemOnlyForSkipToItem') && reason !== 'skipToItem') &&
+        !(defects.has('unknownItemOnLoad') && reason?.startsWith('load'))
       )
         return send(response, 404, { error: { code: 404, message: `no item ${itemId}` } });
       at = 0;
