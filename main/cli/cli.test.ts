@@ -240,5 +240,6 @@ describe('cloud-queue-console', () => {
       });
     expect(bin('run', file).status).toBe(0);
     expect(bin('run', join(tempDir(), 'missing.json')).status).toBe(2);
-  });
+    // Two processes that compile their sources first: 24 s in a CI run with the cores busy.
+  }, 60_000);
 });
