@@ -38,6 +38,16 @@ describe('what the fleet counts as an error', () => {
     expect(isError(exchange({ status: 200, failure: { kind: 'other', status: 200, message: 'not JSON' } }))).toBe(true);
   });
 
+  it('is not a skip refused with 403, which the player takes as the skip answered: the track plays on', () => {
+    const refused = { status: 403, failure: { kind: 'other', status: 403, message: 'SKIP_LIMIT_REACHED' } } as const;
+    expect(isError(exchange({ ...refused, reason: 'skipNext' }))).toBe(false);
+    expect(isError(exchange({ ...refused, reason: 'skipPrev' }))).toBe(false);
+    // Any other request's 403 is one: the player could not use it.
+    expect(isError(exchange({ ...refused, reason: 'refresh' }))).toBe(true);
+    expect(isError(exchange({ ...refused, endpoint: 'context' }))).toBe(true);
+    expect(isError(exchange({ status: 500, reason: 'skipNext' }))).toBe(true);
+  });
+
   it('counts a 2xx it could not read among the errors, under its status, not as a transport error', () => {
     const metrics = new FleetMetrics();
     metrics.record(exchange({ status: 200 }));
