@@ -5,6 +5,8 @@
  * virtual user at once. scripts/artillery-example.test.ts runs it under Artillery itself.
  */
 import { EventEmitter } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudQueueEngine } from '../packages/artillery-engine-cloud-queue/src/engine.js';
 import { startDefectiveServer, type DefectiveServer } from '../main/engine/conformance/testing/defective-server.js';
@@ -74,7 +76,7 @@ describe('the cloud-queue Artillery engine', () => {
     try {
       const { counters, histograms } = await runOne(
         { baseUrl: slow.baseUrl, authorization: '{{ token }}', speed: 20 },
-        [{ play: { seconds: 80 } }],
+        [{ play: { seconds: 160 } }],
       );
       expect(counters['cloud_queue.transport_errors']).toBeUndefined();
       expect(counters['cloud_queue.codes.context.200']).toBe(1);
@@ -93,6 +95,26 @@ describe('the cloud-queue Artillery engine', () => {
     expect(counters['cloud_queue.errors.context']).toBe(counters['cloud_queue.transport_errors.context']);
     expect(counters['cloud_queue.violations']).toBe(0);
   });
+
+  it('counts a request its server never answered, though its play time ended first: a timeout after 10 s', async () => {
+    // Closed at its end, a VU of 10 s or less dropped what it had out: no request, no error (review).
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const { counters, error } = await runOne(
+        { baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, speed: 20 },
+        [{ play: { seconds: 20 } }],
+      );
+      expect(error).toBeNull();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
+      expect(counters['cloud_queue.transport_errors.context']).toBe(1);
+      expect(counters['cloud_queue.errors']).toBe(1);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 20_000);
 
   it('fails a virtual user at once when its scenario cannot be played', async () => {
     const noUrl = await runOne({ speed: 20 });

@@ -16,21 +16,15 @@ import { SeededRandom } from '../faults/random.js';
 import { CloudQueueClient, type HttpTransport, type PlayerExchange, type RequestTimeouts } from '../player/client.js';
 import type { LoadParams } from '../player/events.js';
 import { Player } from '../player/player.js';
-import { REQUEST_TIMEOUT_MS } from '../player/retry.js';
 import { Listener, listenerRandom } from './listener.js';
 import { isError } from './is-error.js';
+import { RequestsOut } from './requests-out.js';
 import { FleetMetrics, newSketch, type TickCounts } from './metrics.js';
 import { sketchData, type SketchData } from './sketch-wire.js';
 import { DEFAULT_TRAFFIC_SAMPLE_RATE } from './traffic-sample.js';
 
 /** How often the lateness probe fires, in wall ms: ten looks a second cost nothing. */
 export const PROBE_EVERY_MS = 100;
-
-/**
- * Wall ms the end waits at most for the requests in flight when it came: their own timeout, and
- * a little for the answer given up at its last moment to be counted.
- */
-export const DRAIN_LIMIT_MS = REQUEST_TIMEOUT_MS + 2_000;
 
 /** What a share has done so far: cumulative, but `delta`, which is since the last snapshot. */
 export interface ShareSnapshot {
@@ -92,27 +86,14 @@ export class PlayerShare {
   private closed = false;
   /** Wall time (Date.now) the fleet ended at: requests started later are not counted. */
   private endedAt: number | null = null;
-  /** The timeouts of the requests in flight: armed when one starts, cleared once it is counted. */
-  private readonly armed = new Set<unknown>();
-  private onDisarm: (() => void) | null = null;
-  /** The players' request timeouts, counted, so the end knows which requests are still out. */
-  private readonly timeouts: RequestTimeouts = {
-    setTimeout: (callback, delayMs) => {
-      const timer = this.options.timeouts.setTimeout(callback, delayMs);
-      this.armed.add(timer);
-      return timer;
-    },
-    // The client clears a request's timeout after it handed the exchange over: cleared is counted.
-    clearTimeout: (timer) => {
-      this.options.timeouts.clearTimeout(timer);
-      if (this.armed.delete(timer)) this.onDisarm?.();
-    },
-  };
+  /** The players' requests out, so the end knows which to wait for. */
+  private readonly out: RequestsOut;
 
   constructor(private readonly options: PlayerShareOptions) {
     this.draw = new SeededRandom(options.drawSeed >>> 0);
     this.rate = options.input.trafficSampleRate ?? DEFAULT_TRAFFIC_SAMPLE_RATE;
     this.bodies = new BodyBudget({ allowanceBytes: BODY_ALLOWANCE_BYTES, slots: options.bodySlots });
+    this.out = new RequestsOut(options.timeouts);
   }
 
   /** Schedules its players' joins and the fleet's timed rules, from the fleet's start. */
@@ -157,20 +138,7 @@ export class PlayerShare {
     for (const timer of this.timers) clock.clearTimeout(timer);
     this.timers.clear();
     for (const { listener } of this.members) listener.close();
-    const waiting = new Set(this.armed);
-    if (waiting.size === 0) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(limit);
-        this.onDisarm = null;
-        resolve();
-      };
-      const limit = setTimeout(done, DRAIN_LIMIT_MS);
-      this.onDisarm = () => {
-        for (const timer of waiting) if (!this.armed.has(timer)) waiting.delete(timer);
-        if (waiting.size === 0) done();
-      };
-    });
+    await this.out.settled();
   }
 
   close(): void {
@@ -194,7 +162,7 @@ export class PlayerShare {
     const client = new CloudQueueClient({
       playerId,
       clock,
-      timeouts: this.timeouts,
+      timeouts: this.out.timeouts,
       transport: this.options.transport,
       bodyBudget: this.bodies,
       onExchange: (exchange) => this.noteExchange(exchange),

@@ -11,7 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PlayerExchange } from '../player/client.js';
 import { zeroCounts } from './metrics.js';
-import { DRAIN_LIMIT_MS, type PlayerShare, type ShareSnapshot } from './share.js';
+import { DRAIN_LIMIT_MS } from './requests-out.js';
+import type { PlayerShare, ShareSnapshot } from './share.js';
 import type { FromWorker, MirroredRules, ToWorker } from './worker-protocol.js';
 
 /** How long a worker may take to answer a snapshot before the fleet reads it as gone. */

@@ -88,16 +88,11 @@ export class CloudQueueEngine {
       onExchange: (exchange) => emitExchange(ee, exchange),
     });
     // A plain (ref'd) wall timer: the VU is work Artillery waits for, unlike the engine clock's own.
-    return new Promise((resolve) =>
-      setTimeout(
-        () => {
-          emitEnd(ee, user.state);
-          user.close();
-          resolve();
-        },
-        (options.seconds * 1_000) / options.speed,
-      ),
-    );
+    return new Promise<void>((resolve) => setTimeout(resolve, (options.seconds * 1_000) / options.speed)).then(() => {
+      // The state its play time ended in; what it had out is then waited for and counted.
+      emitEnd(ee, user.state);
+      return user.end();
+    });
   }
 }
 

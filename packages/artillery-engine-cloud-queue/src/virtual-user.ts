@@ -8,6 +8,7 @@ import type { FleetPlayerState } from '../../../main/engine/api/fleet-types.js';
 import { EngineClock } from '../../../main/engine/clock/clock.js';
 import { systemWall } from '../../../main/engine/clock/wall.js';
 import { Listener, listenerRandom, type ListenerRates } from '../../../main/engine/fleet/listener.js';
+import { RequestsOut } from '../../../main/engine/fleet/requests-out.js';
 import { CloudQueueClient, type PlayerExchange } from '../../../main/engine/player/client.js';
 import { Player } from '../../../main/engine/player/player.js';
 
@@ -25,7 +26,14 @@ export interface VirtualUserOptions {
 
 export interface VirtualUser {
   readonly state: FleetPlayerState;
-  /** Stops the listener and the player: every timer they armed is cleared. */
+  /**
+   * Its play time is up: it asks nothing more (its clock stops, its listener closes), waits for
+   * the requests it has out, as a fleet's end does (up to their 10 s), so that each is counted,
+   * then closes its player. Closed at once, a VU of 10 s or less against a server that never
+   * answers reported no request and no error (review).
+   */
+  end(): Promise<void>;
+  /** Stops the listener and the player at once: every timer they armed is cleared. */
   close(): void;
 }
 
@@ -33,12 +41,13 @@ export function startVirtualUser(options: VirtualUserOptions): VirtualUser {
   const clock = new EngineClock({ speed: options.speed });
   // As a fleet does: once the player closes, what its aborted requests answer is not measured.
   let open = true;
+  // As a fleet's players: the server answers in real time, so a request has 10 s of it at any
+  // speed (on the engine clock, at speed 10 a server taking 1 s was counted as gone: audit AC-2).
+  const out = new RequestsOut(systemWall);
   const client = new CloudQueueClient({
     playerId: options.playerId,
     clock,
-    // As a fleet's players: the server answers in real time, so a request has 10 s of it at any
-    // speed (on the engine clock, at speed 10 a server taking 1 s was counted as gone: audit AC-2).
-    timeouts: systemWall,
+    timeouts: out.timeouts,
     onExchange: (exchange) => open && options.onExchange(exchange),
   });
   const holder: { listener?: Listener } = {};
@@ -61,15 +70,22 @@ export function startVirtualUser(options: VirtualUserOptions): VirtualUser {
     },
   ));
   listener.start();
+  const close = () => {
+    open = false;
+    listener.close();
+    player.close();
+    clock.close();
+  };
   return {
     get state() {
       return player.machineState;
     },
-    close() {
-      open = false;
+    async end() {
+      clock.setSpeed(0);
       listener.close();
-      player.close();
-      clock.close();
+      await out.settled();
+      close();
     },
+    close,
   };
 }
