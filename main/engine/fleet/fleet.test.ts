@@ -151,33 +151,35 @@ describe('a fleet on the reference server', () => {
     );
     // A field it does not know is refused, not dropped: a misspelt `thresholds` gave a fleet judged
     // on nothing, and a schedule inside the rule a fault on from the start (audit AC-6, AC-3).
-    const unknown = [
-      { players: 1, durationMs: 5_000, threshold: ['errors<1%'] },
-      {
-        players: 1,
-        durationMs: 5_000,
-        faults: [{ rule: { target: 'player', action: { type: 'drop' }, startMs: 100 } }],
-      },
-      { players: 1, durationMs: 5_000, faults: [{ rule: { target: 'player', action: { type: 'drop' } }, bogus: 1 }] },
-    ];
-    const refused = await Promise.all(unknown.map((body) => admin(engine, 'POST', '/fleets', body)));
-    expect(refused.map((answer) => answer.status)).toEqual([400, 400, 400]);
-    // A login rule would have failed the players' cloud queue requests as though it named them (AC-4).
-    const login = await admin(engine, 'POST', '/fleets', {
+    const rule = (fields: Record<string, unknown>) => ({
       players: 1,
       durationMs: 5_000,
-      faults: [
-        { rule: { target: 'cloudQueue', action: { type: 'drop' } } },
-        { rule: { target: 'login', action: { type: 'drop' } } },
-      ],
+      faults: [{ rule: { target: 'player', action: { type: 'drop' }, ...fields } }],
     });
-    expect(login.status).toBe(400);
-    expect(JSON.stringify(login.body)).toMatch(/faults\/1\/rule\/target \(login\) names traffic a fleet does not make/);
+    const unknown = [
+      { players: 1, durationMs: 5_000, threshold: ['errors<1%'] },
+      rule({ startMs: 100 }),
+      { players: 1, durationMs: 5_000, faults: [{ rule: { target: 'player', action: { type: 'drop' } }, bogus: 1 }] },
+      // A misspelt match key left a rule that matched every request; a misspelt action field did nothing.
+      rule({ match: { reasn: 'refresh' } }),
+      rule({ action: { type: 'status', status: 503, retryAfterr: 3 } }),
+      // A login rule failed the players' cloud queue requests as though it named them (AC-4).
+      rule({ target: 'login' }),
+    ];
+    const refused = await Promise.all(unknown.map((body) => admin(engine, 'POST', '/fleets', body)));
+    expect(refused.map((answer) => answer.status)).toEqual(unknown.map(() => 400));
     expect(refused.map((answer) => JSON.stringify(answer.body))).toEqual([
       expect.stringContaining('/threshold'),
       expect.stringContaining('/faults/0/rule/startMs'),
       expect.stringContaining('/faults/0/bogus'),
+      expect.stringContaining('/faults/0/rule/match/reasn'),
+      expect.stringContaining('retryAfterr'),
+      expect.stringMatching(/faults\/0\/rule\/target \(login\) names traffic a fleet does not make/),
     ]);
+    // A preset's target, `cloudQueue`, is the players' requests too.
+    const preset = await admin(engine, 'POST', '/fleets', rule({ target: 'cloudQueue', match: { path: '/nowhere' } }));
+    expect(preset.status).toBe(202);
+    await admin(engine, 'DELETE', `/fleets/${(preset.body as { id: string }).id}`);
   });
 
   it("lists the fleets it keeps, newest first, with their thresholds' verdict", async () => {

@@ -1,5 +1,5 @@
 /** Commands of failure injection and the traffic log (docs/contract/console.md §7 faults and traffic rows). */
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TObjectOptions } from 'typebox';
 import { command } from '../command.js';
 import {
   FAULT_RANGES,
@@ -36,35 +36,52 @@ const TrafficTargetSchema = Type.Union([
   Type.Literal('events'),
 ]);
 
-export const FaultActionSchema = Type.Union([
-  Type.Object({
-    type: Type.Literal('status'),
-    status: Type.Integer({ minimum: FAULT_RANGES.status[0], maximum: FAULT_RANGES.status[1] }),
-    retryAfter: Type.Optional(
-      Type.Integer({ minimum: FAULT_RANGES.retryAfter[0], maximum: FAULT_RANGES.retryAfter[1] }),
+/**
+ * The schemas of a rule's action and match, built with `options` for each object: the fleet's
+ * refuse a field they do not know (`additionalProperties: false`, api/commands/fleets.ts).
+ */
+export const faultActionSchema = (options: TObjectOptions = {}) =>
+  Type.Union([
+    Type.Object(
+      {
+        type: Type.Literal('status'),
+        status: Type.Integer({ minimum: FAULT_RANGES.status[0], maximum: FAULT_RANGES.status[1] }),
+        retryAfter: Type.Optional(
+          Type.Integer({ minimum: FAULT_RANGES.retryAfter[0], maximum: FAULT_RANGES.retryAfter[1] }),
+        ),
+        // A header value (a line break or an emoji made every answer a 500).
+        rejectedReason: Type.Optional(HeaderValue({ minLength: 1, maxLength: 200 })),
+        body: Type.Optional(Type.Unknown()),
+      },
+      options,
     ),
-    // A header value (a line break or an emoji made every answer a 500).
-    rejectedReason: Type.Optional(HeaderValue({ minLength: 1, maxLength: 200 })),
-    body: Type.Optional(Type.Unknown()),
-  }),
-  Type.Object({ type: Type.Literal('timeout') }),
-  Type.Object({ type: Type.Literal('drop') }),
-  Type.Object({
-    type: Type.Literal('latency'),
-    ms: Type.Integer({ minimum: FAULT_RANGES.latencyMs[0], maximum: FAULT_RANGES.latencyMs[1] }),
-  }),
-  Type.Object({ type: Type.Literal('malformed') }),
-]);
+    Type.Object({ type: Type.Literal('timeout') }, options),
+    Type.Object({ type: Type.Literal('drop') }, options),
+    Type.Object(
+      {
+        type: Type.Literal('latency'),
+        ms: Type.Integer({ minimum: FAULT_RANGES.latencyMs[0], maximum: FAULT_RANGES.latencyMs[1] }),
+      },
+      options,
+    ),
+    Type.Object({ type: Type.Literal('malformed') }, options),
+  ]);
 
-export const FaultRuleInputSchema = Type.Object({
-  target: Target,
-  match: Type.Optional(
-    Type.Object({
+export const FaultActionSchema = faultActionSchema();
+
+export const faultMatchSchema = (options: TObjectOptions = {}) =>
+  Type.Object(
+    {
       method: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
       path: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
       reason: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    }),
-  ),
+    },
+    options,
+  );
+
+export const FaultRuleInputSchema = Type.Object({
+  target: Target,
+  match: Type.Optional(faultMatchSchema()),
   action: FaultActionSchema,
   times: Type.Optional(Type.Integer({ minimum: FAULT_RANGES.times[0], maximum: FAULT_RANGES.times[1] })),
   probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
