@@ -85,7 +85,7 @@ async function versionVerdict({ server, facts }: CaseContext): Promise<Verdict> 
     );
   }
   return fail(
-    `GET /version says ${JSON.stringify(said)}, then ${describe(saidAgain)}, while the windows say ${JSON.stringify(latest.queueVersion)}, then ${describeWindow(view)}: asked back to back they must agree, edited or not (the player fetches a window again whenever /version differs)`,
+    `GET /version says ${JSON.stringify(said)}, then ${describe(saidAgain)}, while the windows say ${JSON.stringify(latest.queueVersion)}, then ${describeWindow(view)}: asked back to back, milliseconds apart, they must agree (the player fetches a window again whenever /version differs)`,
     evidence,
   );
 }
