@@ -35,14 +35,18 @@ export function reasonsFor(baseUrl: string): readonly ItemWindowReason[] {
   return (namedVersionOf(baseUrl) ?? COMBINED_SINCE) >= COMBINED_SINCE ? REASONS : ITEM_WINDOW_REASONS;
 }
 
-/** Reasons a player sends without itemId: a load starts at the item the server chooses. */
+/**
+ * Reasons a player may send without itemId: a load that names no item starts where the server
+ * chooses (the queue's first item). One that names an item sends it (`loadCloudQueue`'s `itemId`).
+ */
 export const WITHOUT_ITEM: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['load', 'load+queueCompleted']);
 
 /** The reasons of a listener's skip: a server whose policies have the player ask first may refuse one. */
 export const SKIPS: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['skipNext', 'skipPrev']);
 
-/** The reason whose answer the others of its kind are compared with. */
-const baselineOf = (reason: ItemWindowReason): ItemWindowReason => (WITHOUT_ITEM.has(reason) ? 'load' : 'refresh');
+/** The reason whose answer the others of its kind are compared with: around an item, refresh's. */
+const baselineOf = (ask: WindowAsk): ItemWindowReason =>
+  ask.itemId === undefined && WITHOUT_ITEM.has(ask.reason) ? 'load' : 'refresh';
 
 export const everyReason: ConformanceCase = {
   id: 'item-window.reasons',
@@ -62,14 +66,19 @@ export const everyReason: ConformanceCase = {
     const problemsOf = new Map<string, string[]>();
     // The baselines first, so that every other reason is compared with its own.
     const reasons = reasonsFor(server.baseUrl);
-    const order = [...new Set<ItemWindowReason>(['load', 'refresh', ...reasons])];
     const asks: WindowAsk[] = [];
-    for (const anchor of anchors.length ? anchors : [undefined])
-      for (const reason of order) {
-        const withItem = anchor !== undefined && !WITHOUT_ITEM.has(reason);
-        if (!withItem && anchor !== anchors[0]) continue;
-        asks.push({ reason, ...(withItem ? { itemId: anchor } : {}), previousWindowSize: 2, upcomingWindowSize: 2 });
-      }
+    const asking = (reason: ItemWindowReason, itemId?: string) =>
+      asks.push({ reason, ...(itemId === undefined ? {} : { itemId }), previousWindowSize: 2, upcomingWindowSize: 2 });
+    const firstOf = (reason: ItemWindowReason): ItemWindowReason[] => [
+      reason,
+      ...reasons.filter((other) => other !== reason),
+    ];
+    // A load as a load that names no item sends it, load first; then around each anchor every
+    // reason, refresh first, a load's too: one that names an item must be answered around it, or
+    // the player plays other tracks than the load named (review). With no anchor, all without.
+    for (const reason of firstOf('load')) if (WITHOUT_ITEM.has(reason)) asking(reason);
+    for (const anchor of anchors) for (const reason of firstOf('refresh')) asking(reason, anchor);
+    if (!anchors.length) for (const reason of firstOf('refresh')) if (!WITHOUT_ITEM.has(reason)) asking(reason);
     const gone = new GoneItems(server, facts.sightings);
     // An item an edit took away is said once, with the reasons not judged around it.
     const goneAround = new Map<string, { gone: Gone; reasons: ItemWindowReason[] }>();
@@ -94,7 +103,7 @@ export const everyReason: ConformanceCase = {
         findings.fail(`reason=${reason} (${requestLine(answer)}): expected a window, got ${got}`);
         continue;
       }
-      const baseline = baselineOf(reason);
+      const baseline = baselineOf(ask);
       const key = (of: ItemWindowReason) => `${of} ${ask.itemId ?? ''}`;
       const problems = windowProblems(ask, view, facts);
       problemsOf.set(key(reason), problems);

@@ -16,6 +16,8 @@ export const DEFECTS = {
   unknownItemOnlyForSkipToItem: 'item-window.unknown-item',
   /** Answers an unknown itemId sent with a load with a window from the first item: a stale deep link plays other tracks. */
   unknownItemOnLoad: 'item-window.unknown-item',
+  /** Answers a load that names an item it has with a window from the first item: the player plays other tracks. */
+  loadIgnoresKnownItem: 'item-window.reasons',
   /** Sends one item more than asked on each side. */
   moreThanAsked: 'item-window.size-limits',
   /** Keeps windows full: the previous slots it cannot fill near the queue's start become upcoming items. */
@@ -451,7 +453,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       movedVersion = 'v2';
     }
     const current = options.currentItem ?? (defects.has('centredBeginningNeverTrue') ? 9 : 0);
-    let at = itemId ? ids.indexOf(itemId) : Math.min(current, Math.max(0, ids.length - 1));
+    const chosen = Math.min(current, Math.max(0, ids.length - 1));
+    let at = itemId ? ids.indexOf(itemId) : chosen;
+    if (defects.has('loadIgnoresKnownItem') && reason?.startsWith('load') && at !== -1) at = chosen;
     if (at === -1) {
       if (
         !defects.has('unknownItemFromStart') &&
