@@ -12,12 +12,44 @@
 import type { FaultRule } from '../api/fault-types.js';
 import { isJudgedCall, unjudged } from '../api/scenario-checks.js';
 import type { ScenarioStep } from '../api/scenario-types.js';
+import type { TrafficSummary } from '../api/traffic-types.js';
 
 /** A player's request, and the fault rule that answered it (a traffic entry's `fault`), if one did. */
 export interface PlayerRequestMet {
   at: number;
   playerId: string;
   ruleId: string | null;
+  /** A window a call waits for (a load's first, a skip's, a pause's, a play's, a resume's). */
+  waitedOn?: true;
+}
+
+/**
+ * The reasons of the windows a call waits for before it answers: a load for its first window, a
+ * listener's skip, pause, play or resume for theirs (player/request-policies.ts: `command` and
+ * `user`). The other windows, the reports and the polls are the player's own, waited for by nobody.
+ */
+const WAITED_ON_REASONS: ReadonlySet<string> = new Set([
+  'load',
+  'load+queueCompleted',
+  'skipNext',
+  'skipPrev',
+  'pause',
+  'play',
+  'resume',
+]);
+
+/** A player's traffic entry as the bundle's builder reads it (null: not a player's). */
+export function playerRequestMet(
+  entry: Pick<TrafficSummary, 'at' | 'playerId' | 'fault' | 'path' | 'reason'>,
+): PlayerRequestMet | null {
+  if (!entry.playerId) return null;
+  const waitedOn = entry.path.endsWith('/itemWindow') && entry.reason !== null && WAITED_ON_REASONS.has(entry.reason);
+  return {
+    at: entry.at,
+    playerId: entry.playerId,
+    ruleId: entry.fault?.ruleId ?? null,
+    ...(waitedOn ? { waitedOn: true as const } : {}),
+  };
 }
 
 /** A control API call a fault rule answered in the route's place (`METHOD path`). */

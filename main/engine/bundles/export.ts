@@ -29,7 +29,7 @@ import { TRANSITIONS_KEPT_PER_PLAYER } from '../store/repositories/player-transi
 import { newestRows, type StoredTrafficEntry } from '../traffic/log/index.js';
 import type { BundleDeps } from './deps.js';
 import { journaledSessionOrigin } from './control-steps.js';
-import type { PlayerRequestMet } from './divergence.js';
+import { playerRequestMet, type PlayerRequestMet } from './divergence.js';
 import { faultRuleInput, scenarioFromJournal, type Cut, type SpanRequest } from './journal-scenario.js';
 import { sinceConsoleStart } from './console-start.js';
 import { queueIdsCalled } from './queues-used.js';
@@ -253,9 +253,7 @@ function spanRequests(deps: BundleDeps, from: number, to: number): SpanRequest[]
 
 /** The players' requests among `rows`, with the rule that answered each. */
 function playerRequestsOf(rows: readonly TrafficSummary[]): PlayerRequestMet[] {
-  return rows.flatMap((row) =>
-    row.playerId ? [{ at: row.at, playerId: row.playerId, ruleId: row.fault?.ruleId ?? null }] : [],
-  );
+  return rows.flatMap((row) => playerRequestMet(row) ?? []);
 }
 
 /** Every player's recorded transitions, oldest first. */

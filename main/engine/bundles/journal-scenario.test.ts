@@ -9,6 +9,7 @@ import { UNKNOWN_TOKEN } from '../journal/secrets.js';
 import type { JournalEntry } from '../journal/types.js';
 import { scenarioFromJournal, type JournalScenarioInput, type RecordedTransition } from './journal-scenario.js';
 import { journaledSessionOrigin } from './control-steps.js';
+import { playerRequestMet } from './divergence.js';
 import { unfilledVariables } from '../api/scenario-variables.js';
 import { uncheckedScenario } from '../api/scenario-checks.js';
 
@@ -760,6 +761,32 @@ describe('a fault rule added while the clock ran', () => {
     expect(commands[4]).toMatchObject({ outcomeNotChecked: expect.stringMatching(/begun before rule rule2/) });
   });
 
+  it('leaves unjudged the call that waited for the window the rule met, begun before the rule', () => {
+    // A load waits for its first window; the window met a storm added meanwhile, and the load
+    // failed 502. The replay awaits the load before it adds the rule: 200 (review R4).
+    const queue = {
+      queueBaseUrl: 'http://127.0.0.1:9/queues/queue-x/v2.3/',
+      httpAuthorization: 'Bearer ${token:queue-x}',
+    };
+    const loadPath = '/api/v1/playbackSessions/s-k/playbackSession:1/loadCloudQueue';
+    const calls = [
+      control(1, '/api/v1/groups/group-kitchen/playbackSession:1', 200, { appId: 'a', appContext: 'c' }, 's-k'),
+      { ...control(1, loadPath, 502, queue, 's-k'), at: T0 + 1_500 },
+      addRule(),
+    ];
+    const more = { groupOf: (playerId: string) => playerId.replace('player-', 'group-') };
+    const loadOf = (built: ReturnType<typeof build>) =>
+      built.steps.find((s) => s.type === 'command' && s.path.endsWith('/loadCloudQueue'));
+    const window = { ...report(T0 + 1_550, added.id), waitedOn: true as const };
+    expect(loadOf(build(calls, kitchen, { ...more, playerRequests: [window] }))).toMatchObject({
+      outcomeNotChecked: expect.stringMatching(/begun before rule rule2 was added/),
+    });
+    // A report met the rule: no call waited for it, and the load's 502 is judged as before.
+    expect(loadOf(build(calls, kitchen, { ...more, playerRequests: [report(T0 + 1_550, added.id)] }))).toMatchObject({
+      expectStatus: 502,
+    });
+  });
+
   it('checks on for a request begun after the rule came, one no rule answered, or a clock that stood still', () => {
     const cases = [
       build([addRule()], kitchen, { playerRequests: [report(T0 + 2_050, added.id)] }),
@@ -768,6 +795,23 @@ describe('a fault rule added while the clock ran', () => {
     ];
     for (const built of cases)
       expect(expectOf(built)).toMatchObject({ transitions: ['load-begins', 'load-answered-plays', 'pause'] });
+  });
+});
+
+describe('a player request as the builder reads it', () => {
+  it('says a window a call waits for: a load, a skip, a pause, a play, a resume; no other', () => {
+    const entry = (path: string, reason: string | null) =>
+      playerRequestMet({ at: T0, playerId: 'player-kitchen', fault: null, path, reason });
+    for (const reason of ['load', 'load+queueCompleted', 'skipNext', 'skipPrev', 'pause', 'play', 'resume'])
+      expect(entry('/queues/q/v2.3/itemWindow', reason), reason).toMatchObject({ waitedOn: true });
+    for (const [path, reason] of [
+      ['/queues/q/v2.3/itemWindow', 'refresh'],
+      ['/queues/q/v2.3/itemWindow', 'skipToItem'],
+      ['/queues/q/v2.3/timePlayed', null],
+      ['/queues/q/v2.3/version', null],
+    ] as const)
+      expect(entry(path, reason), `${path} ${reason}`).not.toHaveProperty('waitedOn');
+    expect(playerRequestMet({ at: T0, playerId: null, fault: null, path: '/x/itemWindow', reason: 'load' })).toBeNull();
   });
 });
 

@@ -165,6 +165,8 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   const divergence = new Divergence();
   // Players a rule answered a request of begun before it was added (`cutRequestsBegunBefore`), from which step.
   const metBeforeAdded: { playerId: string; fromStep: number; why: string }[] = [];
+  // Where each call's steps begin, by the call's engine time, in the order the calls began.
+  const callStarts: { at: number; index: number }[] = [];
   /**
    * From `at` on the replay cannot do what the source did: the players' transitions are not
    * checked, nor the outcomes of the calls, which what happened there may have decided (a rule of
@@ -220,6 +222,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     now = Math.max(now, call.at);
     counted = { call, firstStep: steps.length };
     divergence.callAt(call.at, steps.length);
+    callStarts.push({ at: call.at, index: steps.length });
     if (call.kind === 'control') {
       senders.add(call.sender);
       const uncarried = uncarriedQueue(call, input);
@@ -456,7 +459,11 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
       cutFor.add(r.playerId);
       const why = `a request of ${r.playerId} begun before rule ${refOf.get(rule.id) ?? rule.id} was added, with the clock running, was answered by it; the replay, clock stopped, sends it before the rule is there: its answer and what ${r.playerId} did from there are not checked`;
       cut(addedAt, r.playerId, why);
-      metBeforeAdded.push({ playerId: r.playerId, fromStep: steps.length, why });
+      // A window a call waits for (a load's first, a skip's) may be that of the last call begun
+      // before it: that call's answer hangs on it too, and the replay, awaiting the call before it
+      // adds the rule, has it answered otherwise (review: a load 502 in the source, 200 replayed).
+      const waiting = r.waitedOn ? callStarts.findLast((start) => start.at <= r.at) : undefined;
+      metBeforeAdded.push({ playerId: r.playerId, fromStep: waiting?.index ?? steps.length, why });
     }
   }
 

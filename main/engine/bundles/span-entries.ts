@@ -5,7 +5,7 @@
  * used, the rules' hits) held every listener in the steps after the read (text-search.test.ts).
  */
 import type { StoredTrafficEntry } from '../traffic/log/index.js';
-import type { ControlAnswered, PlayerRequestMet } from './divergence.js';
+import { playerRequestMet, type ControlAnswered, type PlayerRequestMet } from './divergence.js';
 import { queueIdUsed } from './queues-used.js';
 
 export class SpanEntries {
@@ -33,8 +33,8 @@ export class SpanEntries {
     if (entry.at > this.latest) this.latest = entry.at;
     const queueId = queueIdUsed(entry, this.cloudQueueUrl);
     if (queueId) this.queueIds.add(queueId);
-    if (entry.playerId)
-      this.playerRequests.push({ at: entry.at, playerId: entry.playerId, ruleId: entry.fault?.ruleId ?? null });
+    const met = playerRequestMet(entry);
+    if (met) this.playerRequests.push(met);
     const answered = controlAnsweredBy(entry);
     if (answered) this.controlAnswered.push(answered);
     if (entry.fault) this.faultHits.set(entry.fault.ruleId, (this.faultHits.get(entry.fault.ruleId) ?? 0) + 1);
