@@ -196,6 +196,15 @@ describe('cloud-queue-console fleet', () => {
       expect(within.stderr).toMatch(
         /entry 1 has startMs inside its rule; a rule for a while is \{"rule": \{…\}, "startMs": …\}/,
       );
+      // A rule of traffic a fleet does not make would have failed its players' requests (audit AC-4).
+      const elsewhere = join(dir, 'elsewhere.json');
+      writeFileSync(
+        elsewhere,
+        '[{"target":"player","action":{"type":"drop"}},{"target":"events","action":{"type":"drop"}}]',
+      );
+      const events = await fleet('--players', '2', '--fault', elsewhere);
+      expect(events.code).toBe(2);
+      expect(events.stderr).toMatch(/faults\/1\/rule\/target \(events\) names traffic a fleet does not make/);
       const huge = await fleet('--players', '2', '--fault', big);
       expect(huge.code).toBe(2);
       expect(huge.stderr).toMatch(/big\.json is 2,097,154 bytes; the command takes files of up to 1,048,576 bytes/);
