@@ -35,10 +35,6 @@ export class RequestsOut {
     };
   }
 
-  get count(): number {
-    return this.armed.size;
-  }
-
   /** Resolves once every request out now has been handed over, or after DRAIN_LIMIT_MS. */
   settled(): Promise<void> {
     const waiting = new Set(this.armed);
