@@ -2,7 +2,7 @@
  * The unit tests share their worker processes file after file (vitest.config.ts), but for the files
  * that replace a module with `vi.mock`: those run alone, and must be listed there, or the module
  * they replaced would stay replaced for the files after them in the same process. The files that
- * time how long a listener is held run after the rest, two at a time (`TIMING_FILES`).
+ * time how long a listener is held run after the rest, one at a time (`TIMING_FILES`).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ describe('test isolation', () => {
     expect(mocking.sort()).toEqual([...MOCKING_FILES].sort());
   });
 
-  it('runs every file that holds a listener to a bound of time after the rest, two at a time', () => {
+  it('runs every file that holds a listener to a bound of time after the rest, one at a time', () => {
     const timing = testFiles().filter((file) =>
       /probeStalls\(|STALL_MS\s*=|toBeLessThan\(250\)/.test(readFileSync(join(ROOT, file), 'utf8')),
     );
