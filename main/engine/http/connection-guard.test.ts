@@ -224,7 +224,9 @@ describe('an answer must be read', () => {
   });
 
   it('keeps a client that reads one large answer slowly, moving within every look', async () => {
-    const port = await listening({ sendStallMs: 600 });
+    // A look every 250 ms against a 1.2 s deadline: a look late by most of a second on a loaded
+    // runner is still within it (600 ms dropped the client in a CI run with five workers).
+    const port = await listening({ sendStallMs: 1_200 });
     let received = 0;
     const started = performance.now();
     await converse(
@@ -233,7 +235,7 @@ describe('an answer must be read', () => {
         socket.on('data', (chunk: Buffer) => (received += chunk.length));
         socket.pause();
         socket.write('GET /big HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
-        // A moment's reading every 250 ms: the whole answer takes seconds, far past the 600 ms deadline.
+        // A moment's reading every 250 ms: the whole answer takes seconds, past the 1.2 s deadline.
         const reading = setInterval(() => {
           socket.resume();
           setTimeout(() => socket.pause(), 1);
