@@ -20,6 +20,9 @@ export const COMBINED_REASONS = ['load+queueCompleted'] as const;
 
 export type ItemWindowReason = (typeof ITEM_WINDOW_REASONS)[number] | (typeof COMBINED_REASONS)[number];
 
+/** The reasons of a listener's skip: a server whose policies limit skips may refuse one with 403. */
+export const SKIP_REASONS: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['skipNext', 'skipPrev']);
+
 const ACCEPTED = new Set<string>([...ITEM_WINDOW_REASONS, ...COMBINED_REASONS]);
 
 // The spelling rule lives in http/, where the traffic log reads it too without depending on this server.

@@ -2,10 +2,8 @@
  * What a fleet counts as an error, alone in its module so that the Artillery engine's bundle takes
  * it without the fleet's sketches.
  */
+import { SKIP_REASONS } from '../cloud-queue/reasons.js';
 import type { PlayerExchange } from '../player/client.js';
-
-/** The reasons of a listener's skip, which a server whose policies limit skips may refuse with 403. */
-const SKIP_REASONS: ReadonlySet<string> = new Set(['skipNext', 'skipPrev']);
 
 /**
  * An error is an answer the player could not use: no complete answer, a status other than 2xx, or

@@ -11,7 +11,12 @@
  * some reasons get wrong, a window that leaves out the item asked for among it (a server that
  * answered skipNext, pause or resume around another item passed: audit).
  */
-import { COMBINED_REASONS, ITEM_WINDOW_REASONS, type ItemWindowReason } from '../../cloud-queue/reasons.js';
+import {
+  COMBINED_REASONS,
+  ITEM_WINDOW_REASONS,
+  SKIP_REASONS,
+  type ItemWindowReason,
+} from '../../cloud-queue/reasons.js';
 import { COMBINED_SINCE } from '../../player/reasons.js';
 import { namedVersionOf } from '../../player/report-version.js';
 import { Findings, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
@@ -42,7 +47,7 @@ export function reasonsFor(baseUrl: string): readonly ItemWindowReason[] {
 export const WITHOUT_ITEM: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['load', 'load+queueCompleted']);
 
 /** The reasons of a listener's skip: a server whose policies have the player ask first may refuse one. */
-export const SKIPS: ReadonlySet<ItemWindowReason> = new Set<ItemWindowReason>(['skipNext', 'skipPrev']);
+export const SKIPS = SKIP_REASONS;
 
 /** The reason whose answer the others of its kind are compared with: around an item, refresh's. */
 const baselineOf = (ask: WindowAsk): ItemWindowReason =>
