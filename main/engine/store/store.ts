@@ -13,6 +13,7 @@ import {
   type DatabaseLocation,
   type SqliteDatabase,
 } from './database.js';
+import { WalCopier } from './wal-copier.js';
 import { keepCheckpointing } from './checkpoints.js';
 import { keepWalEnd } from './wal-end.js';
 import { keepPrivate, prepareDataDir, unusableOr } from './data-dir-files.js';
@@ -150,8 +151,14 @@ function openClaimed(
       ? { takeTrafficRows: (connection) => trafficLog.takeTrafficRows(connection) }
       : {};
     const version = migrate(db, migrations, now, 'main', hooks);
-    const checkpoints = location.dataDir === null ? null : keepCheckpointing(db, location.dataDir);
-    const walEnd = location.dataDir === null ? null : keepWalEnd(db, location.dataDir);
+    const checkpoints =
+      location.dataDir === null
+        ? null
+        : keepCheckpointing(db, location.dataDir, { copier: new WalCopier(db.name, location.nativeBinding) });
+    const walEnd =
+      location.dataDir === null
+        ? null
+        : keepWalEnd(db, location.dataDir, { waits: () => checkpoints?.running ?? false });
     return {
       db,
       dataDir: location.dataDir,

@@ -1,0 +1,159 @@
+/**
+ * Copies the console database's WAL into its file from a thread of its own, on a second
+ * connection, so that no listener waits for the copy (checkpoints.ts says what it cost on the
+ * engine's thread).
+ *
+ * The thread only ever copies (PASSIVE): it takes no lock a commit of the engine's needs, so those
+ * never wait for it and never fail SQLITE_BUSY (a RESTART or TRUNCATE here holds the write lock
+ * for its last copy, its syncs and, for TRUNCATE, cutting the file short: up to 0.77 s measured
+ * while a million items were deleted, every commit waiting, and a transaction that had read first
+ * failed "database is locked" at once). Once every frame is copied, the engine's next commit
+ * begins the WAL again over the same file, as SQLite does by itself; the file keeps the largest
+ * size it reached until the clean stop deletes it (`closeDatabase`).
+ *
+ * better-sqlite3 builds SQLite for two threads (SQLITE_THREADSAFE=2: each connection used by one
+ * thread), and both connections share the one library in the process, so their locks are one
+ * file's locks. The thread starts with the first checkpoint (most runs never write 32 MiB), and its
+ * connection closes before the engine's, which must be the last one open: SQLite deletes the WAL
+ * only at the close of the last connection, and a clean stop leaves no WAL.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** How long a close waits for the thread to end a copy under way and close its connection. */
+export const CLOSE_WAIT_MS = 30_000;
+
+/**
+ * The copy goes on pass after pass until one takes less than SHORT_PASS_MS (at most MAX_PASSES):
+ * under a steady stream of commits each pass leaves what was committed during it, a fraction of
+ * what it copied (here about 100 MB/s copied against a generation of a million items writing
+ * 30 MB/s). A pass that leaves nothing lets the next commit begin the WAL again.
+ */
+const MAX_PASSES = 8;
+const SHORT_PASS_MS = 15;
+
+/** What the thread runs: plain JavaScript, evaluated (the bundles carry no second entry for it). */
+const THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+const closed = new Int32Array(workerData.closed);
+let db = null;
+try {
+  db = new Database(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+} catch (error) {
+  parentPort.postMessage({ type: 'failed', message: String(error && error.message) });
+}
+parentPort.on('message', (message) => {
+  if (message.type === 'copy') {
+    // Whole: every frame committed before the copy began is in the database file.
+    let whole = false;
+    try {
+      for (let pass = 0; db && pass < workerData.passes; pass++) {
+        const started = performance.now();
+        const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+        whole = Boolean(result) && result.busy === 0 && result.log === result.checkpointed;
+        if (!whole || performance.now() - started < workerData.shortPassMs) break;
+      }
+    } catch {
+      // A full disk: not whole, and the marker stays as it was.
+      whole = false;
+    }
+    parentPort.postMessage({ type: 'done', seq: message.seq, whole });
+  } else if (message.type === 'close') {
+    try {
+      if (db) db.close();
+    } finally {
+      Atomics.store(closed, 0, 1);
+      Atomics.notify(closed, 0);
+      parentPort.close();
+    }
+  }
+});
+`;
+
+type FromThread = { type: 'done'; seq: number; whole: boolean } | { type: 'failed'; message: string };
+
+export class WalCopier {
+  private worker: Worker | null = null;
+  private readonly closed = new Int32Array(new SharedArrayBuffer(4));
+  private readonly waiting = new Map<number, (whole: boolean) => void>();
+  private seq = 0;
+  /** Why the thread cannot copy (it did not start, or its connection did not open); then `copy` answers false. */
+  failure: string | null = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly nativeBinding?: string,
+  ) {}
+
+  /**
+   * Copies the WAL into the database file: true when every frame committed before it began was
+   * copied; false when SQLite could not (a full disk), or the thread cannot run.
+   */
+  copy(): Promise<boolean> {
+    if (this.failure !== null) return Promise.resolve(false);
+    const worker = this.start();
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      this.waiting.set(seq, resolve);
+      worker.postMessage({ type: 'copy', seq });
+    });
+  }
+
+  /**
+   * Waits (blocking, at most CLOSE_WAIT_MS) for a copy under way to end and the thread's
+   * connection to close. Synchronous, as the store's close is: the engine's connection closes next.
+   */
+  close(): void {
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = null;
+    if (this.failure === null) {
+      worker.postMessage({ type: 'close' });
+      Atomics.wait(this.closed, 0, 0, CLOSE_WAIT_MS);
+    }
+    void worker.terminate();
+    this.settle();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(THREAD, {
+      eval: true,
+      name: 'wal copy',
+      workerData: {
+        module: createRequire(import.meta.url).resolve('better-sqlite3'),
+        file: this.file,
+        nativeBinding: this.nativeBinding,
+        closed: this.closed.buffer,
+        passes: MAX_PASSES,
+        shortPassMs: SHORT_PASS_MS,
+      },
+    });
+    worker.unref();
+    worker.on('message', (message: FromThread) => {
+      if (message.type === 'done') {
+        this.waiting.get(message.seq)?.(message.whole);
+        this.waiting.delete(message.seq);
+      } else this.fail(message.message);
+    });
+    worker.once('error', (error) => this.fail(error.message));
+    worker.once('exit', () => this.fail('the copying thread ended'));
+    this.worker = worker;
+    return worker;
+  }
+
+  private fail(message: string): void {
+    if (this.worker === null) return;
+    this.failure ??= message;
+    this.settle();
+  }
+
+  /** Answers every copy asked for as not whole (the thread closed or failed). */
+  private settle(): void {
+    for (const resolve of this.waiting.values()) resolve(false);
+    this.waiting.clear();
+  }
+}
