@@ -17,6 +17,7 @@ import { checkAdminRequest } from './guard.js';
 import { carriesBody, refuseBodyOfMissingPath } from '../http/service-app.js';
 import { REST_METHODS, RestRouter, type RestCall, type RouterConfig } from './rest-router.js';
 import { useJsonInTurns } from './json-in-turns.js';
+import { answerInTurns } from './answer-in-turns.js';
 
 export const ADMIN_PREFIX = '/admin/api';
 
@@ -63,7 +64,12 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   const big = new BigBodies();
   const answer = async (reply: FastifyReply, name: unknown, input: unknown, status = 200) => {
     const result = await commands.call(name, input);
-    if (result.ok) return reply.code(status).send(result.value ?? {});
+    if (result.ok) {
+      // A long list (a million generated item ids) is written in turns, not in one.
+      const inTurns = answerInTurns(result.value);
+      if (inTurns) return reply.code(status).type('application/json; charset=utf-8').send(inTurns);
+      return reply.code(status).send(result.value ?? {});
+    }
     return reply.code(ENGINE_ERROR_STATUS[result.error.code]).send({ error: result.error });
   };
 

@@ -279,6 +279,23 @@ describe("the editor's item commands", () => {
     });
   });
 
+  it('answers a long list of ids in turns (admin/answer-in-turns.ts): the same JSON, written in pieces', async () => {
+    const queue = await create({ items: [] });
+    const response = await fetch(`${engine.urls.console}/admin/api/queues/${queue.id}/items/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 20_001 }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // Written as it is made: no length known at the head.
+    expect(response.headers.get('transfer-encoding')).toBe('chunked');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    const body = (await response.json()) as { itemCount: number; itemIds: string[] };
+    expect(body.itemCount).toBe(20_001);
+    expect(body.itemIds).toEqual(Array.from({ length: 20_001 }, (_, i) => `item-${i + 1}`));
+  });
+
   it('answers other calls while a long generation runs, which shows its progress, and stops it on request', async () => {
     const queue = await create({ items: [] });
     const reports: QueueGeneration[] = [];
