@@ -18,6 +18,7 @@ import { eventCallbacksMigration } from './015_event_callbacks.js';
 import { playerViolationsMigration } from './016_player_violations.js';
 import { refreshGraceMigration } from './017_refresh_grace.js';
 import { playerSavedWindowsMigration } from './018_player_saved_windows.js';
+import { queueItemsByPosMigration } from './019_queue_items_by_pos.js';
 
 export const migrations: readonly Migration[] = [
   householdMigration,
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   playerViolationsMigration,
   refreshGraceMigration,
   playerSavedWindowsMigration,
+  queueItemsByPosMigration,
 ];
