@@ -190,7 +190,11 @@ export function closeDatabase(db: SqliteDatabase): void {
     generation = null;
   }
   const dataDir = dirname(db.name);
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+  // Another connection still open (the WAL copier's, past its wait: store/wal-copier.ts) keeps the
+  // WAL from being copied whole and from being deleted by this close: the record stays `open`, and
+  // the next start reads the WAL as after a kill, not as one a clean stop should not have left.
+  if (!result || result.busy !== 0) generation = null;
   // Everything is in the file now; the close deletes the WAL. Cut short after it, the record says
   // so, and a start finds no WAL without taking it for one lost (last-stop-check.ts).
   if (generation !== null) {

@@ -411,8 +411,9 @@ describe('checkpoints, each recorded in the marker', () => {
       await vi.waitFor(() => expect(readLastStop(dir)).toMatchObject({ state: 'open', generation: 2 }), {
         timeout: 10_000,
       });
-      // Everything is in the database file (a copy of it alone has it), and the WAL is begun again:
+      // Everything is in the database file (a copy of it alone has it), and the WAL is empty again:
       // the next looks leave it be.
+      expect(statSync(join(dir, WAL)).size).toBe(0);
       const alone = join(tempDir(), DATABASE_FILE);
       copyFileSync(join(dir, DATABASE_FILE), alone);
       const db = new Database(alone, { readonly: true });

@@ -13,8 +13,8 @@ import {
   type DatabaseLocation,
   type SqliteDatabase,
 } from './database.js';
-import { WalCopier } from './wal-copier.js';
 import { keepCheckpointing } from './checkpoints.js';
+import { WalCopier } from './wal-copier.js';
 import { keepWalEnd } from './wal-end.js';
 import { keepPrivate, prepareDataDir, unusableOr } from './data-dir-files.js';
 import { HOLDER_FILE, LOCK_FILE, claimDataDir, type DataDirClaim } from './data-dir-lock.js';
@@ -155,10 +155,7 @@ function openClaimed(
       location.dataDir === null
         ? null
         : keepCheckpointing(db, location.dataDir, { copier: new WalCopier(db.name, location.nativeBinding) });
-    const walEnd =
-      location.dataDir === null
-        ? null
-        : keepWalEnd(db, location.dataDir, { waits: () => checkpoints?.running ?? false });
+    const walEnd = location.dataDir === null ? null : keepWalEnd(db, location.dataDir);
     return {
       db,
       dataDir: location.dataDir,

@@ -1,15 +1,13 @@
 /**
- * Copies the console database's WAL into its file from a thread of its own, on a second
- * connection, so that no listener waits for the copy (checkpoints.ts says what it cost on the
- * engine's thread).
+ * Copies the bulk of the console database's WAL into its file from a thread of its own, on a second
+ * connection, before the engine's own checkpoint (checkpoints.ts says what that cost alone).
  *
- * The thread only ever copies (PASSIVE): it takes no lock a commit of the engine's needs, so those
- * never wait for it and never fail SQLITE_BUSY (a RESTART or TRUNCATE here holds the write lock
- * for its last copy, its syncs and, for TRUNCATE, cutting the file short: up to 0.77 s measured
- * while a million items were deleted, every commit waiting, and a transaction that had read first
- * failed "database is locked" at once). Once every frame is copied, the engine's next commit
- * begins the WAL again over the same file, as SQLite does by itself; the file keeps the largest
- * size it reached until the clean stop deletes it (`closeDatabase`).
+ * The thread only copies (PASSIVE), pass after pass while commits keep coming: it takes no lock a
+ * commit needs, so no write waits for it and none fails SQLITE_BUSY, and it never begins the WAL
+ * again. The engine's checkpoint then finds little left to copy and truncates the WAL as before,
+ * in one turn with the generation and its record, so nothing of what a start checks after a kill
+ * changes (a RESTART or TRUNCATE here held the write lock for up to 0.77 s, and a WAL begun again
+ * over itself made a torn last frame read as a lost commit).
  *
  * better-sqlite3 builds SQLite for two threads (SQLITE_THREADSAFE=2: each connection used by one
  * thread), and both connections share the one library in the process, so their locks are one
@@ -27,7 +25,7 @@ export const CLOSE_WAIT_MS = 30_000;
  * The copy goes on pass after pass until one takes less than SHORT_PASS_MS (at most MAX_PASSES):
  * under a steady stream of commits each pass leaves what was committed during it, a fraction of
  * what it copied (here about 100 MB/s copied against a generation of a million items writing
- * 30 MB/s). A pass that leaves nothing lets the next commit begin the WAL again.
+ * 30 MB/s). It has caught up when its last pass was short and copied all it saw.
  */
 const MAX_PASSES = 8;
 const SHORT_PASS_MS = 15;
@@ -39,7 +37,7 @@ const Database = require(workerData.module);
 const closed = new Int32Array(workerData.closed);
 let db = null;
 try {
-  db = new Database(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
+  db = new Database(workerData.file, { fileMustExist: true, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) });
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
 } catch (error) {
@@ -47,20 +45,20 @@ try {
 }
 parentPort.on('message', (message) => {
   if (message.type === 'copy') {
-    // Whole: every frame committed before the copy began is in the database file.
-    let whole = false;
+    let caughtUp = false;
     try {
-      for (let pass = 0; db && pass < workerData.passes; pass++) {
+      for (let pass = 0; db && !caughtUp && pass < workerData.passes; pass++) {
         const started = performance.now();
         const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-        whole = Boolean(result) && result.busy === 0 && result.log === result.checkpointed;
-        if (!whole || performance.now() - started < workerData.shortPassMs) break;
+        // log is -1 when the connection is not in WAL mode: nothing of this was copied.
+        caughtUp =
+          Boolean(result) && result.busy === 0 && result.log >= 0 && result.log === result.checkpointed &&
+          performance.now() - started < workerData.shortPassMs;
       }
     } catch {
-      // A full disk: not whole, and the marker stays as it was.
-      whole = false;
+      // A full disk: the engine's own checkpoint meets it too, and says so as before.
     }
-    parentPort.postMessage({ type: 'done', seq: message.seq, whole });
+    parentPort.postMessage({ type: 'done', seq: message.seq, caughtUp });
   } else if (message.type === 'close') {
     try {
       if (db) db.close();
@@ -73,12 +71,15 @@ parentPort.on('message', (message) => {
 });
 `;
 
-type FromThread = { type: 'done'; seq: number; whole: boolean } | { type: 'failed'; message: string };
+type FromThread = { type: 'done'; seq: number; caughtUp: boolean } | { type: 'failed'; message: string };
+
+/** What the checkpoints need of a copier (tests give their own). */
+export type Copier = Pick<WalCopier, 'copy' | 'close' | 'failure'>;
 
 export class WalCopier {
   private worker: Worker | null = null;
   private readonly closed = new Int32Array(new SharedArrayBuffer(4));
-  private readonly waiting = new Map<number, (whole: boolean) => void>();
+  private readonly waiting = new Map<number, (caughtUp: boolean) => void>();
   private seq = 0;
   /** Why the thread cannot copy (it did not start, or its connection did not open); then `copy` answers false. */
   failure: string | null = null;
@@ -89,8 +90,9 @@ export class WalCopier {
   ) {}
 
   /**
-   * Copies the WAL into the database file: true when every frame committed before it began was
-   * copied; false when SQLite could not (a full disk), or the thread cannot run.
+   * Copies what it can of the WAL into the database file: true when it caught up with the commits
+   * (its last pass was short and copied all it saw); false when they came faster, SQLite could not
+   * copy (a full disk), or the thread cannot run.
    */
   copy(): Promise<boolean> {
     if (this.failure !== null) return Promise.resolve(false);
@@ -135,7 +137,7 @@ export class WalCopier {
     worker.unref();
     worker.on('message', (message: FromThread) => {
       if (message.type === 'done') {
-        this.waiting.get(message.seq)?.(message.whole);
+        this.waiting.get(message.seq)?.(message.caughtUp);
         this.waiting.delete(message.seq);
       } else this.fail(message.message);
     });
@@ -151,7 +153,7 @@ export class WalCopier {
     this.settle();
   }
 
-  /** Answers every copy asked for as not whole (the thread closed or failed). */
+  /** Answers every copy asked for as not caught up (the thread closed or failed). */
   private settle(): void {
     for (const resolve of this.waiting.values()) resolve(false);
     this.waiting.clear();

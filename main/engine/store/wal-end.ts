@@ -34,7 +34,6 @@ export const WAL_END_EVERY_MS = 50;
 /** The mark's record: its JSON padded with blanks (JSON reads past them). */
 const RECORD_BYTES = 512;
 const INDEX_HEADER_BYTES = 48;
-const BACKFILL_BYTES = 4;
 const INDEX_VERSION = 3007000;
 const WAL_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
@@ -89,31 +88,22 @@ export function forgetWalEnd(dataDir: string): void {
   rmSync(join(dataDir, WAL_END_FILE), { force: true });
 }
 
-/**
- * The WAL's salts, its frames through the last commit and how many of them are copied into the
- * database file, as SQLite's index has them now; null when they do not read.
- */
-export function seenWalEnd(databaseFile: string): { salts: string; frames: number; copied: number } | null {
-  const index = readStart(`${databaseFile}-shm`, 2 * INDEX_HEADER_BYTES + BACKFILL_BYTES);
+/** The WAL's salts and its frames through the last commit, as SQLite's index has them now; null when they do not read. */
+export function seenWalEnd(databaseFile: string): { salts: string; frames: number } | null {
+  const index = readStart(`${databaseFile}-shm`, 2 * INDEX_HEADER_BYTES);
   const wal = readStart(`${databaseFile}-wal`, WAL_HEADER_BYTES);
   if (!index || !wal) return null;
   const u32 = (at: number) => (LITTLE_ENDIAN ? index.readUInt32LE(at) : index.readUInt32BE(at));
   const u16 = (at: number) => (LITTLE_ENDIAN ? index.readUInt16LE(at) : index.readUInt16BE(at));
   const first = index.subarray(0, INDEX_HEADER_BYTES);
-  if (
-    !first.equals(index.subarray(INDEX_HEADER_BYTES, 2 * INDEX_HEADER_BYTES)) ||
-    u32(0) !== INDEX_VERSION ||
-    index[12] !== 1
-  )
-    return null;
+  if (!first.equals(index.subarray(INDEX_HEADER_BYTES)) || u32(0) !== INDEX_VERSION || index[12] !== 1) return null;
   const salts = wal.subarray(16, 24);
   if (!salts.equals(index.subarray(32, 40))) return null;
   // The page size 65536 is stored as 1 in the index, as in the WAL header.
   const pageSize = u16(14) === 1 ? 65536 : u16(14);
   const frames = u32(16);
   if (wal.size < WAL_HEADER_BYTES + frames * (FRAME_HEADER_BYTES + pageSize)) return null;
-  // The checkpoint record follows the two headers; its first word counts the frames copied.
-  return { salts: salts.toString('hex'), frames, copied: u32(2 * INDEX_HEADER_BYTES) };
+  return { salts: salts.toString('hex'), frames };
 }
 
 /** The first `bytes` of `path` with its size; null when it is missing or shorter. */
@@ -135,42 +125,34 @@ function readStart(path: string, bytes: number): (Buffer & { size: number }) | n
 }
 
 /**
- * Marks where the WAL ends now and then every `everyMs` while it changes, except while `waits` (a
- * checkpoint under way: `checkpoints.ts`); `look` marks it at once (tests). `stop` before the
- * clean close, which then forgets the mark (a clean stop leaves no WAL).
+ * Marks where the WAL ends now and then every `everyMs` while it changes; `look` marks it at once
+ * (tests). `stop` before the clean close, which then forgets the mark (a clean stop leaves no WAL).
  * The mark is one record written over itself in place, padded to RECORD_BYTES: one small write,
  * which a kill leaves whole, and no second name in the data dir while it is written.
  */
 export function keepWalEnd(
   db: Database.Database,
   dataDir: string,
-  {
-    everyMs = WAL_END_EVERY_MS,
-    boot = currentBoot(),
-    waits = (): boolean => false,
-  }: { everyMs?: number; boot?: string; waits?: () => boolean } = {},
+  { everyMs = WAL_END_EVERY_MS, boot = currentBoot() } = {},
 ): { look(): void; stop(): void } {
   const file = join(dataDir, WAL_END_FILE);
   let fd: number | null = null;
   let marked = '';
   const look = () => {
-    if (!db.open || db.inTransaction || waits()) return;
-    let seen: ReturnType<typeof seenWalEnd>;
+    if (!db.open || db.inTransaction) return;
+    let seen: { salts: string; frames: number } | null;
     try {
       seen = seenWalEnd(db.name);
     } catch {
       return;
     }
-    // Every frame copied, the database file holds all the WAL does, and a cut of it loses nothing;
-    // the next commit may begin it again, and a mark of it then would read as another WAL.
-    if (!seen || seen.frames === 0 || seen.copied >= seen.frames) return;
+    if (!seen || seen.frames === 0) return;
     const key = `${seen.salts}:${seen.frames}`;
     if (key === marked) return;
     const mark: WalEnd = {
       boot,
       generation: db.pragma('user_version', { simple: true }) as number,
-      salts: seen.salts,
-      frames: seen.frames,
+      ...seen,
       at: Date.now(),
     };
     const record = Buffer.alloc(RECORD_BYTES, ' ');
