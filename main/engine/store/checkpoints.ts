@@ -5,22 +5,24 @@
  * `console.sqlite` from before the last checkpoint then reads as older than the marker.
  *
  * SQLite's own checkpoint ran inside whichever commit passed its threshold; this one runs from a
- * timer, once the WAL has passed the same 32 MiB (SQLite's default is 4 MiB: the token endpoint
- * and queue creation write a lot, and each checkpoint copies pages). Run whole on the engine's
- * thread it held every listener for its copy, its syncs and the WAL's truncation: 0.45–0.55 s for
- * 50–70 MB of WAL, 1.3 s for 185 MB, while a queue of a million items was generated and deleted.
- * So a thread of its own copies the bulk first (`wal-copier.ts`), and this thread's checkpoint is
- * left the little committed since and the truncation.
+ * timer, once the WAL has passed 16 MiB (SQLite's default is 4 MiB: the token endpoint and queue
+ * creation write a lot, and each checkpoint copies pages). Run whole on the engine's thread, at
+ * 32 MiB looked at every 2 s, it held every listener for its copy, its syncs and the WAL's
+ * truncation: 0.45–0.55 s for 50–70 MB of WAL, 1.3 s for 185 MB, while a queue of a million items
+ * was generated and deleted. So a thread of its own copies the bulk first (`wal-copier.ts`), and
+ * this thread's checkpoint is left the little committed since and the truncation, which costs by
+ * the WAL file's size (61 ms for 48 MB here): hence the smaller WAL and the closer looks. With
+ * them, a GET /version over a million items generated and deleted waited 258 ms at worst.
  */
 import { statSync } from 'node:fs';
 import { WalCopier, type Copier } from './wal-copier.js';
 import type { SqliteDatabase } from './database.js';
 import { fileStamp, writeLastStop } from './last-stop.js';
 
-/** The WAL's size past which the next look checkpoints it (8,000 pages of 4 KiB). */
-export const CHECKPOINT_WAL_BYTES = 32 * 1024 * 1024;
+/** The WAL's size past which the next look checkpoints it (4,000 pages of 4 KiB). */
+export const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
 /** How often the WAL's size is looked at (a stat: microseconds). */
-export const LOOK_EVERY_MS = 500;
+export const LOOK_EVERY_MS = 250;
 
 /**
  * Copies the WAL into the database and records it, on this thread, in one turn (a mark of the
@@ -41,17 +43,6 @@ export function checkpoint(db: SqliteDatabase, dataDir: string, now: number): bo
 }
 
 /**
- * The database file as it is now, in the marker, at the generation it holds: after the thread
- * copied without this thread's checkpoint following (it fell behind), the file changed, and a start
- * after a kill reads a file changed since the record as opened by another SQLite client and
- * compares less (`last-stop-check.ts`).
- */
-function restamp(db: SqliteDatabase, dataDir: string, now: number): void {
-  const generation = db.pragma('user_version', { simple: true }) as number;
-  writeLastStop(dataDir, { state: 'open', generation, at: now, database: fileStamp(db.name) });
-}
-
-/**
  * Looks in a row the thread may fall behind (commits coming faster than it copies: a delete of a
  * million items wrote 100 MB of WAL a second here) before this thread checkpoints anyway, holding
  * its listeners for the rest of the copy: the WAL stays bounded.
@@ -59,7 +50,7 @@ function restamp(db: SqliteDatabase, dataDir: string, now: number): void {
 export const MAX_LOOKS_BEHIND = 5;
 
 /**
- * Looks at the WAL's size every few seconds and checkpoints it past `CHECKPOINT_WAL_BYTES`: the
+ * Looks at the WAL's size every quarter second and checkpoints it past `CHECKPOINT_WAL_BYTES`: the
  * bulk copied by `copier`'s thread, then, once it caught up, the checkpoint on this one
  * (`checkpoint`). Without that thread, this one checkpoints alone, as before. `stop` before closing.
  */
@@ -84,10 +75,12 @@ export function keepCheckpointing(
       .then((caughtUp) => {
         if (!db.open) return;
         behind = caughtUp !== false || copier.failure !== null ? 0 : behind + 1;
+        // Behind, the record is left as it was: stamped again with the file the copy changed, a
+        // kill just after the next commit began the WAL again read as a WAL replaced (review).
         if (behind === 0 || behind >= MAX_LOOKS_BEHIND) {
           behind = 0;
           checkpoint(db, dataDir, Date.now());
-        } else restamp(db, dataDir, Date.now());
+        }
       })
       .catch(() => {
         // A full disk: the WAL keeps growing until there is room, as with SQLite's own checkpoints,

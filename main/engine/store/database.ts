@@ -54,7 +54,7 @@ export function openDatabase({ dataDir, nativeBinding, besides = [] }: DatabaseL
   try {
     if (dataDir !== null) {
       db.pragma('journal_mode = WAL');
-      // The store runs the checkpoints (every ~32 MiB of WAL), each recorded in the marker:
+      // The store runs the checkpoints (every ~16 MiB of WAL), each recorded in the marker:
       // `checkpoints.ts`. (The traffic log has a file of its own without a WAL: `traffic/log/file.ts`.)
       db.pragma('wal_autocheckpoint = 0');
       if (!checked) quickCheck(db, file);
@@ -194,7 +194,8 @@ export function closeDatabase(db: SqliteDatabase): void {
   // Another connection still open (the WAL copier's, past its wait: store/wal-copier.ts) keeps the
   // WAL from being copied whole and from being deleted by this close: the record stays `open`, and
   // the next start reads the WAL as after a kill, not as one a clean stop should not have left.
-  if (!result || result.busy !== 0) generation = null;
+  const walKept = !result || result.busy !== 0;
+  if (walKept) generation = null;
   // Everything is in the file now; the close deletes the WAL. Cut short after it, the record says
   // so, and a start finds no WAL without taking it for one lost (last-stop-check.ts).
   if (generation !== null) {
@@ -206,6 +207,7 @@ export function closeDatabase(db: SqliteDatabase): void {
   }
   db.close();
   if (generation !== null) writeLastStop(dataDir, { state: 'stopped', generation, at: Date.now() });
-  // Where the WAL ended means nothing once the close deleted it (`wal-end.ts`).
-  forgetWalEnd(dataDir);
+  // Where the WAL ended means nothing once the close deleted it (`wal-end.ts`); a WAL kept is
+  // checked against it at the next start.
+  if (!walKept) forgetWalEnd(dataDir);
 }
