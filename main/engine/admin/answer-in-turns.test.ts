@@ -34,7 +34,7 @@ describe('answerInTurns', () => {
     expect(answerInTurns(null)).toBeNull();
   });
 
-  it('writes a million item ids letting the loop go, no turn longer than 60 ms', async () => {
+  it('writes a million item ids letting the loop go, no turn longer than 100 ms', async () => {
     const value = {
       queueVersion: '201',
       itemCount: 1_000_000,
@@ -60,6 +60,6 @@ describe('answerInTurns', () => {
     expect(text.length).toBe(JSON.stringify(value).length);
     expect(JSON.parse(text)).toEqual(value);
     expect(turns).toBeGreaterThan(90);
-    expect(longest).toBeLessThan(60);
+    expect(longest).toBeLessThan(100);
   });
 });
