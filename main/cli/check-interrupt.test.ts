@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { claimOutput, claimOutputs, writeReport } from './output.js';
 import { UsageError } from './usage.js';
 
@@ -73,9 +73,8 @@ describe('a check whose process is killed outright', () => {
     const json = join(dir, 'SIGKILL.json');
     writeFileSync(json, '{"earlier":true}');
     const child = spawn(process.execPath, [BIN, 'check', baseUrl, '--json', json], { stdio: 'ignore' });
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    const before = asked;
-    expect(before).toBeGreaterThan(0);
+    // Until the check has asked (2.5 s was not enough for the CLI to start on a loaded runner, twice).
+    await vi.waitFor(() => expect(asked).toBeGreaterThan(0), { timeout: 15_000, interval: 100 });
     child.kill('SIGKILL');
     // The slow server answers in a second: a child still running would have asked again by then.
     await new Promise((resolve) => setTimeout(resolve, 3_000));

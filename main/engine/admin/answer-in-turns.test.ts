@@ -34,7 +34,7 @@ describe('answerInTurns', () => {
     expect(answerInTurns(null)).toBeNull();
   });
 
-  it('writes a million item ids letting the loop go, no turn longer than 100 ms', async () => {
+  it('writes a million item ids letting the loop go, no turn longer than 250 ms', async () => {
     const value = {
       queueVersion: '201',
       itemCount: 1_000_000,
@@ -59,7 +59,10 @@ describe('answerInTurns', () => {
     running = false;
     expect(text.length).toBe(JSON.stringify(value).length);
     expect(JSON.parse(text)).toEqual(value);
+    // A turn per slice: the loop let go a hundred times. The bound is the contract's 250 ms: in one
+    // piece the same answer was one turn of 270-280 ms cold; a loaded runner saw a slice's turn
+    // (with the collector) at 135 ms.
     expect(turns).toBeGreaterThan(90);
-    expect(longest).toBeLessThan(100);
+    expect(longest).toBeLessThan(250);
   });
 });
