@@ -84,6 +84,7 @@ export const MOCKING_FILES = [
  * they take about 40 s more. `scripts/test-isolation.test.ts` holds this list to the files.
  */
 export const TIMING_FILES = [
+  'main/engine/admin/answer-in-turns.test.ts',
   'main/engine/admin/body-limits.test.ts',
   'main/engine/admin/many-values.test.ts',
   'main/engine/cloud-queue/large-queue.test.ts',
