@@ -18,14 +18,13 @@ import {
   writeFileSync,
   writeSync,
   readSync,
-  utimesSync,
   truncateSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
-import { emptyQueueRow } from '../testing/queue-rows.js';
 import { tempDirs } from '../testing/temp-dirs.js';
+import { addQueues, snapshotInto } from './testing.js';
 import { LOOK_EVERY_MS, checkpoint, keepCheckpointing } from './checkpoints.js';
 import { DATABASE_FILE, DamagedDatabaseError } from './database.js';
 import { LOCK_FILE } from './data-dir-lock.js';
@@ -37,25 +36,8 @@ import { WAL_END_FILE, currentBoot, keepWalEnd, readWalEnd } from './wal-end.js'
 const tempDir = tempDirs('cqc-last-stop-');
 const WAL = `${DATABASE_FILE}-wal`;
 
-function addQueues(store: Store, from: number, count: number): void {
-  for (let i = from; i < from + count; i++) {
-    // One commit each, as the admin API acknowledges them.
-    store.queues.create(emptyQueueRow(`q${i}`, `queue ${i}`));
-  }
-}
-
-/** The files of `dir` as they are this moment, into a new folder: what a kill -9 now would leave (the kernel has every write). */
-function snapshot(dir: string): string {
-  const copy = tempDir();
-  for (const name of readdirSync(dir))
-    if (name.startsWith('console.') && !name.startsWith(LOCK_FILE)) {
-      copyFileSync(join(dir, name), join(copy, name));
-      // Times kept, as a kill leaves them (and cp -a): the record stamps the database file's.
-      const { atime, mtime } = statSync(join(dir, name));
-      utimesSync(join(copy, name), atime, mtime);
-    }
-  return copy;
-}
+/** The files of `dir` as they are this moment, into a new folder: what a kill -9 now would leave. */
+const snapshot = (dir: string): string => snapshotInto(dir, tempDir());
 
 /**
  * A data dir whose console was killed right after acknowledging 20 queues, all still in the WAL

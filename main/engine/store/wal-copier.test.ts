@@ -4,26 +4,21 @@
  * after a kill is as before, a stop waits for the thread, and a thread that cannot run or falls
  * behind leaves the engine's thread to checkpoint alone.
  */
-import { copyFileSync, existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emptyQueueRow } from '../testing/queue-rows.js';
 import { tempDirs } from '../testing/temp-dirs.js';
+import { addQueues, snapshotInto } from './testing.js';
 import { WalCopier, type Copier } from './wal-copier.js';
 import { LOOK_EVERY_MS, MAX_LOOKS_BEHIND, keepCheckpointing } from './checkpoints.js';
 import { DATABASE_FILE, closeDatabase, openDatabase } from './database.js';
-import { LOCK_FILE } from './data-dir-lock.js';
 import { readLastStop } from './last-stop.js';
 import { WAL_END_FILE, keepWalEnd } from './wal-end.js';
 import { openStore, type Store } from './store.js';
 
 const tempDir = tempDirs('cqc-wal-copier-');
 const WAL = `${DATABASE_FILE}-wal`;
-
-function addQueues(store: Store, from: number, count: number): void {
-  for (let i = from; i < from + count; i++) store.queues.create(emptyQueueRow(`q${i}`, `queue ${i}`));
-}
 
 /** A store in a data dir that has had one clean stop (the marker at generation 1). */
 function reopened(): { dir: string; store: Store } {
@@ -32,18 +27,8 @@ function reopened(): { dir: string; store: Store } {
   return { dir, store: openStore({ dataDir: dir }) };
 }
 
-/** The data dir's files as a kill -9 now would leave them, in a new folder (the kernel has every write). */
-function killedNow(dir: string): string {
-  const killed = tempDir();
-  for (const name of readdirSync(dir))
-    if (name.startsWith('console.') && !name.startsWith(LOCK_FILE)) {
-      copyFileSync(join(dir, name), join(killed, name));
-      // Times kept, as a kill leaves them: the marker stamps the database file's.
-      const { atime, mtime } = statSync(join(dir, name));
-      utimesSync(join(killed, name), atime, mtime);
-    }
-  return killed;
-}
+/** The data dir's files as a kill -9 now would leave them, in a new folder. */
+const killedNow = (dir: string): string => snapshotInto(dir, tempDir());
 
 /** How many queues the database file alone holds, without its WAL. */
 function queuesInFileAlone(dir: string): number {
