@@ -28,6 +28,12 @@ export interface QueueEditorState {
   /** The name being typed in place of the title, or null when the title shows. */
   rename: string | null;
   notice: string | null;
+  /**
+   * The items one look for removed items has dropped so far. A look can span an edit elsewhere
+   * (some items found before it, some after), and its second finding adds to the first notice
+   * instead of replacing it with a smaller count.
+   */
+  forgotten: { look: number; count: number } | null;
 }
 
 export type QueueEditorAction =
@@ -36,7 +42,7 @@ export type QueueEditorAction =
   | { type: 'notice'; notice: string }
   | { type: 'select'; selected: ReadonlySet<string> }
   /** Items found gone from the queue (an edit elsewhere) leave the selection, and the notice says so. */
-  | { type: 'forget'; itemIds: ReadonlySet<string> }
+  | { type: 'forget'; itemIds: ReadonlySet<string>; look: number }
   | { type: 'openDialog'; dialog: NonNullable<QueueEditorDialog> }
   | { type: 'closeDialog' }
   | { type: 'showTab'; tab: QueueEditorTab }
@@ -60,6 +66,7 @@ export const initialQueueEditorState: QueueEditorState = {
   replacing: false,
   rename: null,
   notice: null,
+  forgotten: null,
 };
 
 export function queueEditorReducer(state: QueueEditorState, action: QueueEditorAction): QueueEditorState {
@@ -74,20 +81,22 @@ export function queueEditorReducer(state: QueueEditorState, action: QueueEditorA
         reveal: { index: action.index, nonce: action.nonce },
       };
     case 'notice':
-      return { ...state, notice: action.notice };
+      return { ...state, notice: action.notice, forgotten: null };
     // A choice made since is the newest thing said: what the line said of the last one is stale.
     case 'select':
-      return { ...state, selected: action.selected, notice: null };
+      return { ...state, selected: action.selected, notice: null, forgotten: null };
     case 'forget': {
       // Only what is still selected: the selection may have moved on while the items were looked for.
       const kept = [...state.selected].filter((id) => !action.itemIds.has(id));
       const dropped = state.selected.size - kept.length;
       if (dropped === 0) return state;
+      const count = dropped + (state.forgotten?.look === action.look ? state.forgotten.count : 0);
       return {
         ...state,
         selected: kept.length === 0 ? NOTHING_SELECTED : new Set(kept),
         // The ones dropped, not the ones found gone: some may have left the selection meanwhile (review).
-        notice: `${plural(dropped, 'selected item')} removed elsewhere: no longer selected.`,
+        notice: `${plural(count, 'selected item')} removed elsewhere: no longer selected.`,
+        forgotten: { look: action.look, count },
       };
     }
     case 'openDialog':

@@ -1,6 +1,10 @@
+// @vitest-environment happy-dom
+import { renderHook, waitFor } from '@testing-library/react';
+import { useReducer } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Api } from '../../api/client';
-import { goneFrom } from './useSelectionKept';
+import { initialQueueEditorState, queueEditorReducer } from './queueEditorReducer';
+import { goneFrom, useSelectionKept } from './useSelectionKept';
 
 /** A queue that has `present`; `broken` fails with something other than not_found. */
 function queueApi(present: readonly string[], broken: readonly string[] = []) {
@@ -45,5 +49,42 @@ describe('goneFrom', () => {
     const { api, most } = queueApi(ids.slice(0, 150));
     expect((await goneFrom(api, 'q', ids)).size).toBe(150);
     expect(most()).toBe(8);
+  });
+});
+
+describe('useSelectionKept', () => {
+  it('counts both halves of a removal that lands between its look-ups in one notice', async () => {
+    const present = new Set(['item-1', 'item-2', 'item-3', 'item-4', 'item-5']);
+    // item-3's look-up is answered only once the removal has landed; item-1's is answered before it.
+    let held: (() => void) | undefined;
+    const api = new Api({
+      kind: 'http',
+      subscribe: () => () => undefined,
+      call: async (_name, input) => {
+        const { itemId } = input as { id: string; itemId: string };
+        if (itemId === 'item-3' && present.has('item-3')) await new Promise<void>((resolve) => (held = resolve));
+        if (!present.has(itemId)) return { ok: false, error: { code: 'not_found', message: `no item ${itemId}` } };
+        return { ok: true, value: { index: 0, queueVersion: 'v' } as never };
+      },
+    });
+    const { result, rerender } = renderHook(
+      ({ version }: { version: string }) => {
+        const [state, dispatch] = useReducer(queueEditorReducer, {
+          ...initialQueueEditorState,
+          selected: new Set(['item-1', 'item-2', 'item-3']),
+        });
+        useSelectionKept(api, 'q', version, state.selected, dispatch);
+        return state;
+      },
+      { initialProps: { version: 'v1' } },
+    );
+    await waitFor(() => expect(held).toBeDefined());
+    // The removal elsewhere lands while the look is under way, and its version comes.
+    present.delete('item-1');
+    present.delete('item-3');
+    rerender({ version: 'v2' });
+    held!();
+    await waitFor(() => expect([...result.current.selected]).toEqual(['item-2']));
+    expect(result.current.notice).toBe('2 selected items removed elsewhere: no longer selected.');
   });
 });
