@@ -130,6 +130,12 @@ export interface DefectiveServerOptions {
    * DEFECTS: the walk fails it on a queue it walks to the end, the play-through on a longer one.
    */
   endOneEarly?: boolean;
+  /**
+   * Each window the walk (`item-window.queue-ends`) asks is answered this late: the walk's 10 s
+   * run out after a few windows, and a queue of thousands is past the walk as one of 20,000 items
+   * is, without a play of 20,000 tracks (tens of seconds of CPU) to get there.
+   */
+  walkAnswersAfterMs?: number;
   /** From this poll on, each GET /version answers a version never seen, and the windows carry the latest: a version from a clock. */
   versionMovesFromPoll?: number;
   /** GET /version answers "v-stale" after this many polls, while the windows keep "v1". */
@@ -289,6 +295,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         return send(response, 403, { error: { code: 403, message: 'forbidden' } });
       return send(response, 401, { error: { code: 401, message: 'invalid token' } });
     }
+    if (options.walkAnswersAfterMs && endpoint === 'itemWindow' && caseId === 'item-window.queue-ends')
+      await new Promise((resolve) => setTimeout(resolve, options.walkAnswersAfterMs));
     if (defects.has('diesAfterSixTracks') && ended.size >= 6)
       return send(response, 500, { error: { code: 500, message: 'out of memory' } });
     if (defects.has('hangsAfterSixTracks') && ended.size >= 6) return;
