@@ -92,6 +92,7 @@ export const TIMING_FILES = [
   'main/engine/login/endpoints/sign-in-hashing.test.ts',
   'main/engine/traffic/bounds.test.ts',
   'main/engine/traffic/text-search.test.ts',
+  'main/engine/testing/stall-probe.test.ts',
 ];
 
 export default defineConfig({

@@ -28,13 +28,15 @@ afterAll(() => engine.close());
 
 /**
  * POSTs `parts` to `path`, one a turn, while probing the cloud queue listener. Sent a MiB a turn:
- * the probe runs in this process, and fetch copied a whole 42 MB body at once (38 ms) and held the
- * loop 44 ms more, stalls counted against the console that a client on another machine never
+ * the engine's loop is this test's too, and fetch copied a whole 42 MB body at once (38 ms) and held
+ * the loop 44 ms more, stalls counted against the console that a client on another machine never
  * makes it pay (a CI run measured 254.7 ms against 250).
  */
 async function send(path: string, parts: string[]) {
   const length = parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0);
-  const probe = probeStalls(`${queue.queueBaseUrl}version`, { headers: { authorization: queue.httpAuthorization } });
+  const probe = await probeStalls(`${queue.queueBaseUrl}version`, {
+    headers: { authorization: queue.httpAuthorization },
+  });
   const response = await rawRequest(`${engine.urls.console}/admin/api${path}`, {
     method: 'POST',
     headers: {

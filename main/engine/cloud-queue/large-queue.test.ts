@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueItemsPage, QueueSummary } from '../api/queue-types.js';
 import type { Engine } from '../index.js';
 import { admin, startTestEngine } from '../testing/http.js';
+import { probeStalls } from '../testing/stall-probe.js';
 import { tempDirs } from '../testing/temp-dirs.js';
 import { MAX_ITEMS_IN_QUEUE_READ } from './commands.js';
 import { DELETE_STEP, QueueModel } from './queue-model.js';
@@ -16,39 +17,11 @@ import { modelFixture, tracks, type ModelFixture } from './testing.js';
 const tempDir = tempDirs('cqc-large-queue-');
 const STALL_MS = 250;
 
-/**
- * Times `GET /version` of `queue`, one request at a time, until stopped: what a player sees. Each
- * time is the wall time, or the CPU time this process spent meanwhile when that is less: on a
- * machine shared with other work (two test workers on two cores) the wall time also counts the
- * turns other processes had, which is no stall of the engine's.
- */
-function probe(queue: QueueSummary): { stop: () => Promise<number[]> } {
-  const times: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const { ms, value: status } = await timed(async () => {
-        const answer = await fetch(`${queue.queueBaseUrl}version`, {
-          headers: { authorization: queue.httpAuthorization },
-        });
-        await answer.arrayBuffer();
-        return answer.status;
-      });
-      times.push(ms);
-      expect(status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return times;
-    },
-  };
-}
+/** Times `GET /version` of `queue` from a thread of its own, until stopped: what a player sees (testing/stall-probe.ts). */
+const probe = (queue: QueueSummary) =>
+  probeStalls(`${queue.queueBaseUrl}version`, { headers: { authorization: queue.httpAuthorization }, pauseMs: 5 });
 
-/** How long `work` took: its wall time, or the CPU time this process spent meanwhile when less (see `probe`). */
+/** How long `work` took: its wall time, or the CPU time this process spent meanwhile when less (testing/stall-probe.ts). */
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -72,7 +45,7 @@ describe('a 1,000,000-item queue', () => {
     // From the generation on: the checkpoints of its WAL (store/wal-copier.ts) held every answer
     // 0.45–1.3 s at a time, and its answer of a million ids (admin/answer-in-turns.ts) 0.35–0.45 s
     // in the built CLI's process.
-    const player = probe(other);
+    const player = await probe(other);
     const generated = await admin(engine, 'POST', `/queues/${large.id}/items/generate`, { count: 1_000_000 });
     expect(generated.status).toBe(200);
     expect((generated.body as { itemIds: string[] }).itemIds).toHaveLength(1_000_000);
@@ -109,7 +82,7 @@ describe('a 1,000,000-item queue', () => {
       .sort((a, b) => b - a)
       .slice(0, 5)
       .map((ms) => Math.round(ms));
-    const account = `the slowest GET /version answers (ms): ${slowest.join(', ')} of ${times.length}`;
+    const account = `the slowest GET /version answers (ms): ${slowest.join(', ')} of ${times.length}; ${player.account()}`;
     // One answer may be held longer, never for long: on two cores shared with the collector and
     // the WAL's copying thread, a turn of the checkpoint or of a delete step may be late.
     expect(slowest[1], account).toBeLessThan(STALL_MS);

@@ -1,18 +1,27 @@
 /**
  * How long a listener keeps a client waiting while other work runs: a probe asks `url` one request
  * at a time, a few ms apart, and times the span from one answer to the next, the pause included
- * (the probe runs in the engine's own process: a stall that began while it paused is counted too).
+ * (a stall that began while it paused is counted too).
+ *
+ * The probe asks from a thread of its own, as a player asks from another machine. Asked from the
+ * engine's own event loop, each request and its answer took the client's turns too (sending,
+ * reading, parsing): four to six turns of the engine's work between two answers, where a player
+ * waits for one or two, and a big body the test itself sent counted as the engine's stall. With
+ * steps of 25-35 ms that came to 240 ms alone and 260 ms in CI against a 250 ms bound.
  *
  * Each span is its wall time, or the CPU time this process spent in it when that is less: on a
  * machine shared with other work (two test workers on two cores) the wall time also counts other
  * processes' turns, which hold no listener of the engine's. Work that holds the event loop spends
  * its time on this process's CPU, so it is counted whole.
  */
-import { expect } from 'vitest';
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 
 export interface StallProbe {
   /** Stops asking; answers every span, in ms. */
   stop(): Promise<number[]>;
+  /** The slowest spans with what was in them, for a failure message (once stopped). */
+  account(count?: number): string;
 }
 
 export interface StallProbeOptions {
@@ -23,32 +32,131 @@ export interface StallProbeOptions {
   seen?: (body: string) => void;
 }
 
-export function probeStalls(url: string, { headers = {}, pauseMs = 10, seen }: StallProbeOptions = {}): StallProbe {
-  const spans: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    let wall = performance.now();
-    let cpu = process.cpuUsage();
-    while (running) {
-      const answer = await fetch(url, { headers });
-      const body = await answer.text();
-      expect(answer.status, `${url} answered ${answer.status}`).toBe(200);
-      seen?.(body);
-      const spent = process.cpuUsage(cpu);
-      spans.push(Math.min(performance.now() - wall, (spent.user + spent.system) / 1_000));
-      // The next span starts here, before the pause: a stall while the probe waits is in it.
-      wall = performance.now();
-      cpu = process.cpuUsage();
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+/** A span as counted (`ms`), its ends on the common clock (ms since the epoch) and the CPU in it. */
+interface Span {
+  ms: number;
+  from: number;
+  to: number;
+  cpuMs: number;
+}
+
+/** What the probe's thread posts: an answer, or the end of its asking. */
+type FromProbe = { kind: 'answer'; span: Span; status: number; body: string } | { kind: 'failed'; message: string };
+
+/**
+ * The probe's thread: plain JavaScript, run with `eval` (the test files are TypeScript its loader
+ * does not read). It asks until told to stop, and ends its last request first.
+ */
+const THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, headers, pauseMs } = workerData;
+let running = true;
+parentPort.on('message', () => (running = false));
+const now = () => performance.timeOrigin + performance.now();
+(async () => {
+  let from = now();
+  let cpu = process.cpuUsage();
+  while (running) {
+    const answer = await fetch(url, { headers });
+    const body = await answer.text();
+    const to = now();
+    const spent = process.cpuUsage(cpu);
+    const cpuMs = (spent.user + spent.system) / 1000;
+    parentPort.postMessage({ kind: 'answer', span: { ms: Math.min(to - from, cpuMs), from, to, cpuMs }, status: answer.status, body });
+    from = now();
+    cpu = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+})().then(
+  () => parentPort.close(),
+  (error) => {
+    parentPort.postMessage({ kind: 'failed', message: String(error && error.stack || error) });
+    parentPort.close();
+  },
+);
+`;
+
+/**
+ * Asks `url` from a thread of its own until stopped; answers once the first answer came, so that
+ * the work the test starts next is probed from its first turn.
+ */
+export async function probeStalls(
+  url: string,
+  { headers = {}, pauseMs = 10, seen }: StallProbeOptions = {},
+): Promise<StallProbe> {
+  const meter = new CollectorPauses();
+  const spans: Span[] = [];
+  const problems: string[] = [];
+  const worker = new Worker(THREAD, { eval: true, workerData: { url, headers, pauseMs }, name: 'stall probe' });
+  let answered!: () => void;
+  const first = new Promise<void>((resolve) => (answered = resolve));
+  worker.on('message', (message: FromProbe) => {
+    if (message.kind === 'failed') problems.push(message.message);
+    else {
+      if (message.status !== 200) problems.push(`${url} answered ${message.status}`);
+      spans.push(message.span);
+      seen?.(message.body);
     }
-  })();
+    answered();
+  });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  void exited.then(answered);
+  await first;
   return {
     stop: async () => {
-      running = false;
-      await loop;
-      return spans;
+      worker.postMessage('stop');
+      await exited;
+      meter.close();
+      if (problems.length > 0) throw new Error(`the probe of ${url}: ${[...new Set(problems)].join('; ')}`);
+      return spans.map((span) => span.ms);
     },
+    account: (count) => meter.account(spans, count),
   };
+}
+
+/**
+ * The collector's pauses on this thread. A span that runs long in CI and not alone says little by
+ * its length: beside it, its wall time, the CPU all this process's threads spent (the WAL's copying
+ * thread, the collector's helpers) and the collector's pauses within it tell a turn that computed
+ * from one that waited on the disk from one the collector held.
+ */
+class CollectorPauses {
+  private readonly pauses: { from: number; to: number }[] = [];
+  private readonly observer = new PerformanceObserver((list) => this.take(list.getEntries()));
+
+  constructor() {
+    this.observer.observe({ entryTypes: ['gc'] });
+  }
+
+  private take(entries: readonly PerformanceEntry[]): void {
+    for (const entry of entries) {
+      const from = performance.timeOrigin + entry.startTime;
+      this.pauses.push({ from, to: from + entry.duration });
+    }
+  }
+
+  /** Stops watching; what it saw is kept for `account`. */
+  close(): void {
+    // Entries not yet handed to the callback are taken now, not lost.
+    this.take(this.observer.takeRecords());
+    this.observer.disconnect();
+  }
+
+  /** "364 (wall 364, CPU 412, GC 120), …": the slowest spans, each with its parts. */
+  account(spans: readonly Span[], count = 3): string {
+    return [...spans]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, count)
+      .map((span) => {
+        const gc = this.pauses.reduce(
+          (sum, pause) => sum + Math.max(0, Math.min(pause.to, span.to) - Math.max(pause.from, span.from)),
+          0,
+        );
+        const [ms, wall, cpu] = [span.ms, span.to - span.from, span.cpuMs].map(Math.round);
+        return `${ms} (wall ${wall}, CPU ${cpu}, GC ${Math.round(gc)})`;
+      })
+      .join(', ');
+  }
 }
 
 /** The slowest spans, rounded, for a failure message. */

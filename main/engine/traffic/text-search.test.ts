@@ -100,7 +100,7 @@ describe('a text search over a full traffic log', () => {
       // probe's own call is made once before it starts.
       expect((await admin(engine, 'GET', '/clock')).status).toBe(200);
       const started = performance.now();
-      const player = probe(engine);
+      const player = await probe(engine);
       // Two new texts at once (two walks, one after the other), then the same texts in another
       // case and with another filter, brought up to date from where their walks stopped. The
       // first finds only the filled entries; the others leave out the console's own requests,
@@ -148,7 +148,7 @@ describe('a text search over a full traffic log', () => {
     async () => {
       engine = await startTestEngine({ dataDir: fullLog(), clockSpeed: 0 });
       expect((await admin(engine, 'GET', '/clock')).status).toBe(200);
-      const player = probe(engine);
+      const player = await probe(engine);
       // Read as bytes: parsing 8 MB in this process would hold the probe's loop, not the engine's listeners.
       const response = await fetch(`${engine.urls.console}/admin/api/bundles/export`, {
         method: 'POST',

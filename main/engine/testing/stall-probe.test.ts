@@ -1,0 +1,46 @@
+/**
+ * The probe asks from a thread of its own: a turn that holds this thread's loop must still show
+ * whole in its spans, or every bound the timing files hold would pass a listener that stalls.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeStalls } from './stall-probe.js';
+
+const server = createServer((request, response) => {
+  response.statusCode = request.url === '/busy' ? 503 : 200;
+  response.end(JSON.stringify({ url: request.url }));
+});
+let url = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/version`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+/** Holds this thread's loop for `ms`, computing (a stall counts this process's CPU). */
+function hold(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe('probeStalls', () => {
+  it("counts a turn that holds this thread's loop whole, and says what was in the slowest span", async () => {
+    const bodies: string[] = [];
+    const probe = await probeStalls(url, { seen: (body) => bodies.push(body) });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    hold(300);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const spans = await probe.stop();
+    expect(Math.max(...spans)).toBeGreaterThanOrEqual(290);
+    // Between the turns held, the answers came a few ms apart.
+    expect(spans.filter((ms) => ms < 100).length).toBeGreaterThan(3);
+    expect(probe.account(1)).toMatch(/^\d+ \(wall \d+, CPU \d+, GC \d+\)$/);
+    expect(JSON.parse(bodies[0]!)).toEqual({ url: '/version' });
+  });
+
+  it('fails the test on an answer other than 200', async () => {
+    const probe = await probeStalls(url.replace('/version', '/busy'));
+    await expect(probe.stop()).rejects.toThrow(/answered 503/);
+  });
+});
