@@ -48,7 +48,7 @@ export function scenarioCommandHandlers(
       if (repeated.length) throw new EngineError('invalid_input', describeRepeatedRefs(repeated, '/steps'));
       const misplaced = misplacedAtOnce(steps);
       if (misplaced.length) throw new EngineError('invalid_input', misplaced.map((why) => `/steps/${why}`).join(', '));
-      const unfilled = unfilledVariables(steps, []);
+      const unfilled = unfilledVariables(steps);
       if (unfilled.length)
         throw new EngineError(
           'invalid_input',
