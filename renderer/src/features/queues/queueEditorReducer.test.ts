@@ -75,35 +75,31 @@ describe('queueEditorReducer', () => {
 
   it('forget drops the items an edit elsewhere removed, says so, and keeps a selection made since', () => {
     const picked = reduce(initial, { type: 'select', selected: new Set(['a', 'b', 'c']) });
-    const kept = reduce(picked, { type: 'forget', itemIds: new Set(['a', 'c']), look: 1 });
+    const kept = reduce(picked, { type: 'forget', itemIds: new Set(['a', 'c']) });
     expect([...kept.selected]).toEqual(['b']);
     expect(kept.notice).toBe('2 selected items removed elsewhere: no longer selected.');
     // Gone, but no longer selected (the user chose again while the items were looked for): nothing to say.
-    expect(reduce(kept, { type: 'forget', itemIds: new Set(['a']), look: 2 })).toBe(kept);
-    // Counted as dropped, not as found gone: 'a' had left already.
-    const last = reduce(kept, { type: 'forget', itemIds: new Set(['a', 'b']), look: 2 });
+    expect(reduce(kept, { type: 'forget', itemIds: new Set(['a']) })).toBe(kept);
+    // Counted as dropped, not as found gone: 'a' had left already (one more than the line said).
+    const last = reduce(kept, { type: 'forget', itemIds: new Set(['a', 'b']) });
     expect(last.selected.size).toBe(0);
-    expect(last.notice).toBe('1 selected item removed elsewhere: no longer selected.');
+    expect(last.notice).toBe('3 selected items removed elsewhere: no longer selected.');
   });
 
-  it('forget counts what one look dropped in all its rounds, and starts over after a choice or a notice', () => {
+  it('forget counts what it dropped since the line last said something else', () => {
     const picked = reduce(initial, { type: 'select', selected: new Set(['a', 'b', 'c']) });
-    // One look saw 'a' gone, and its next round (an edit landed during the first) saw 'c'.
-    const first = reduce(picked, { type: 'forget', itemIds: new Set(['a']), look: 7 });
+    // A look saw 'a' gone, and its next round (an edit landed during the first) saw 'c'.
+    const first = reduce(picked, { type: 'forget', itemIds: new Set(['a']) });
     expect(first.notice).toBe('1 selected item removed elsewhere: no longer selected.');
-    const both = reduce(first, { type: 'forget', itemIds: new Set(['c']), look: 7 });
+    const both = reduce(first, { type: 'forget', itemIds: new Set(['c']) });
     expect([...both.selected]).toEqual(['b']);
     expect(both.notice).toBe('2 selected items removed elsewhere: no longer selected.');
-    // Another look's finding is a notice of its own.
-    expect(reduce(both, { type: 'forget', itemIds: new Set(['b']), look: 8 }).notice).toBe(
-      '1 selected item removed elsewhere: no longer selected.',
-    );
     // Once the line said something else, the count is of what came since.
     for (const since of [
       reduce(first, { type: 'select', selected: new Set(['b', 'c']) }),
       reduce(first, { type: 'notice', notice: 'item-9: no item' }),
     ]) {
-      expect(reduce(since, { type: 'forget', itemIds: new Set(['c']), look: 7 }).notice).toBe(
+      expect(reduce(since, { type: 'forget', itemIds: new Set(['c']) }).notice).toBe(
         '1 selected item removed elsewhere: no longer selected.',
       );
     }

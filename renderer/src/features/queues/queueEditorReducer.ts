@@ -29,11 +29,12 @@ export interface QueueEditorState {
   rename: string | null;
   notice: string | null;
   /**
-   * The items one look for removed items has dropped so far. A look can span an edit elsewhere
-   * (some items found before it, some after), and its second finding adds to the first notice
-   * instead of replacing it with a smaller count.
+   * The selected items found gone since the line last said something else. A look for them can
+   * span an edit elsewhere (some found before it, some after), and its second finding adds to the
+   * first instead of replacing it with a smaller count; so does a removal a while later, which
+   * the line, still saying the first, would otherwise undercount.
    */
-  forgotten: { look: number; count: number } | null;
+  forgotten: number;
 }
 
 export type QueueEditorAction =
@@ -42,7 +43,7 @@ export type QueueEditorAction =
   | { type: 'notice'; notice: string }
   | { type: 'select'; selected: ReadonlySet<string> }
   /** Items found gone from the queue (an edit elsewhere) leave the selection, and the notice says so. */
-  | { type: 'forget'; itemIds: ReadonlySet<string>; look: number }
+  | { type: 'forget'; itemIds: ReadonlySet<string> }
   | { type: 'openDialog'; dialog: NonNullable<QueueEditorDialog> }
   | { type: 'closeDialog' }
   | { type: 'showTab'; tab: QueueEditorTab }
@@ -66,7 +67,7 @@ export const initialQueueEditorState: QueueEditorState = {
   replacing: false,
   rename: null,
   notice: null,
-  forgotten: null,
+  forgotten: 0,
 };
 
 export function queueEditorReducer(state: QueueEditorState, action: QueueEditorAction): QueueEditorState {
@@ -81,22 +82,22 @@ export function queueEditorReducer(state: QueueEditorState, action: QueueEditorA
         reveal: { index: action.index, nonce: action.nonce },
       };
     case 'notice':
-      return { ...state, notice: action.notice, forgotten: null };
+      return { ...state, notice: action.notice, forgotten: 0 };
     // A choice made since is the newest thing said: what the line said of the last one is stale.
     case 'select':
-      return { ...state, selected: action.selected, notice: null, forgotten: null };
+      return { ...state, selected: action.selected, notice: null, forgotten: 0 };
     case 'forget': {
       // Only what is still selected: the selection may have moved on while the items were looked for.
       const kept = [...state.selected].filter((id) => !action.itemIds.has(id));
       const dropped = state.selected.size - kept.length;
       if (dropped === 0) return state;
-      const count = dropped + (state.forgotten?.look === action.look ? state.forgotten.count : 0);
+      const count = dropped + state.forgotten;
       return {
         ...state,
         selected: kept.length === 0 ? NOTHING_SELECTED : new Set(kept),
         // The ones dropped, not the ones found gone: some may have left the selection meanwhile (review).
         notice: `${plural(count, 'selected item')} removed elsewhere: no longer selected.`,
-        forgotten: { look: action.look, count },
+        forgotten: count,
       };
     }
     case 'openDialog':

@@ -67,7 +67,7 @@ describe('useSelectionKept', () => {
         return { ok: true, value: { index: 0, queueVersion: 'v' } as never };
       },
     });
-    const { result, rerender } = renderHook(
+    const { result, rerender, unmount } = renderHook(
       ({ version }: { version: string }) => {
         const [state, dispatch] = useReducer(queueEditorReducer, {
           ...initialQueueEditorState,
@@ -86,5 +86,6 @@ describe('useSelectionKept', () => {
     held!();
     await waitFor(() => expect([...result.current.selected]).toEqual(['item-2']));
     expect(result.current.notice).toBe('2 selected items removed elsewhere: no longer selected.');
+    unmount();
   });
 });

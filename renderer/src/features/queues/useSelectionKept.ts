@@ -53,9 +53,7 @@ export function useSelectionKept(
     };
   }, []);
   // One look at a time; versions that come during it (a generate's edits) make one more look after.
-  // Its number tells the reducer which findings belong to one notice.
   const looking = useRef<{ again: boolean } | null>(null);
-  const looks = useRef(0);
 
   useEffect(() => {
     if (looking.current) {
@@ -63,7 +61,6 @@ export function useSelectionKept(
       return;
     }
     const run = { again: false };
-    const look = ++looks.current;
     looking.current = run;
     void (async () => {
       try {
@@ -75,8 +72,8 @@ export function useSelectionKept(
           if (ids.length === 0) break;
           const gone = await goneFrom(api, queueId, ids);
           // An edit elsewhere that lands during the look-ups leaves some of its items found and some
-          // not: the next round finds the rest, and the notice counts both rounds.
-          if (mounted.current && gone.size > 0) dispatch({ type: 'forget', itemIds: gone, look });
+          // not: the next round finds the rest, and the notice counts both (the reducer adds up).
+          if (mounted.current && gone.size > 0) dispatch({ type: 'forget', itemIds: gone });
         } while (mounted.current && run.again);
       } finally {
         looking.current = null;
