@@ -39,6 +39,21 @@ describe('probeStalls', () => {
     expect(JSON.parse(bodies[0]!)).toEqual({ url: '/version' });
   });
 
+  it('waits for one turn of the work between answers, as a player on another machine, not for two or more', async () => {
+    const probe = await probeStalls(url);
+    // Work in 40 ms turns for a second: between turns the listener answers. Asked from this loop,
+    // each round trip took the client's turns too: a span was two turns here (a median of 84 ms),
+    // four to six in the engine's own tests; from a thread of its own, one (41 ms).
+    const until = performance.now() + 1_000;
+    while (performance.now() < until) {
+      hold(40);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const spans = (await probe.stop()).sort((a, b) => a - b);
+    expect(spans.length).toBeGreaterThan(5);
+    expect(spans[Math.floor(spans.length / 2)], spans.map(Math.round).join(', ')).toBeLessThan(62);
+  });
+
   it('fails the test on an answer other than 200', async () => {
     const probe = await probeStalls(url.replace('/version', '/busy'));
     await expect(probe.stop()).rejects.toThrow(/answered 503/);

@@ -6,8 +6,9 @@
  * The probe asks from a thread of its own, as a player asks from another machine. Asked from the
  * engine's own event loop, each request and its answer took the client's turns too (sending,
  * reading, parsing): four to six turns of the engine's work between two answers, where a player
- * waits for one or two, and a big body the test itself sent counted as the engine's stall. With
- * steps of 25-35 ms that came to 240 ms alone and 260 ms in CI against a 250 ms bound.
+ * waits for one or two. With steps of 25-35 ms that came to 240 ms alone and 260 ms in CI against
+ * a 250 ms bound. (What the test itself does on the engine's thread, such as sending a big body,
+ * still holds the engine's loop, and counts.)
  *
  * Each span is its wall time, or the CPU time this process spent in it when that is less: on a
  * machine shared with other work (two test workers on two cores) the wall time also counts other
@@ -40,6 +41,9 @@ interface Span {
   cpuMs: number;
 }
 
+/** Longer than any bound a test holds a listener to: an answer this late is none. */
+const ANSWER_TIMEOUT_MS = 30_000;
+
 /** What the probe's thread posts: an answer, or the end of its asking. */
 type FromProbe = { kind: 'answer'; span: Span; status: number; body: string } | { kind: 'failed'; message: string };
 
@@ -49,15 +53,17 @@ type FromProbe = { kind: 'answer'; span: Span; status: number; body: string } | 
  */
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { url, headers, pauseMs } = workerData;
+const { url, headers, pauseMs, timeoutMs } = workerData;
 let running = true;
 parentPort.on('message', () => (running = false));
 const now = () => performance.timeOrigin + performance.now();
 (async () => {
   let from = now();
   let cpu = process.cpuUsage();
-  while (running) {
-    const answer = await fetch(url, { headers });
+  // Two answers at least: the first only starts the thread, the second times the test's work.
+  for (let answers = 0; running || answers < 2; answers++) {
+    // A listener that never answers ends the probe with an error, not a test that hangs.
+    const answer = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
     const body = await answer.text();
     const to = now();
     const spent = process.cpuUsage(cpu);
@@ -87,18 +93,29 @@ export async function probeStalls(
   const meter = new CollectorPauses();
   const spans: Span[] = [];
   const problems: string[] = [];
-  const worker = new Worker(THREAD, { eval: true, workerData: { url, headers, pauseMs }, name: 'stall probe' });
+  const worker = new Worker(THREAD, {
+    eval: true,
+    workerData: { url, headers, pauseMs, timeoutMs: ANSWER_TIMEOUT_MS },
+    name: 'stall probe',
+  });
+  // A test that fails before `stop` leaves no thread to keep its process up.
+  worker.unref();
   let answered!: () => void;
   const first = new Promise<void>((resolve) => (answered = resolve));
+  let answers = 0;
   worker.on('message', (message: FromProbe) => {
     if (message.kind === 'failed') problems.push(message.message);
     else {
       if (message.status !== 200) problems.push(`${url} answered ${message.status}`);
-      spans.push(message.span);
+      // The first span is the thread's start and its first connection, before the test's work.
+      if (answers++ > 0) spans.push(message.span);
       seen?.(message.body);
     }
     answered();
   });
+  // A thread that dies outside its loop (out of memory, a script error) is a failed probe, never
+  // a probe with no spans, whose longest span would pass every bound.
+  worker.on('error', (error) => problems.push(`the probe's thread failed: ${error.message}`));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   void exited.then(answered);
   await first;

@@ -149,7 +149,7 @@ describe('a text search over a full traffic log', () => {
       engine = await startTestEngine({ dataDir: fullLog(), clockSpeed: 0 });
       expect((await admin(engine, 'GET', '/clock')).status).toBe(200);
       const player = await probe(engine);
-      // Read as bytes: parsing 8 MB in this process would hold the probe's loop, not the engine's listeners.
+      // Read as bytes: parsing 8 MB here would hold the engine's loop, which is this test's too: a stall of the test's own.
       const response = await fetch(`${engine.urls.console}/admin/api/bundles/export`, {
         method: 'POST',
         headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json' },
