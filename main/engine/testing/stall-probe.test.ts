@@ -35,7 +35,7 @@ describe('probeStalls', () => {
     expect(Math.max(...spans)).toBeGreaterThanOrEqual(290);
     // Between the turns held, the answers came a few ms apart.
     expect(spans.filter((ms) => ms < 100).length).toBeGreaterThan(3);
-    expect(probe.account(1)).toMatch(/^\d+ \(wall \d+, CPU \d+, GC \d+\)$/);
+    expect(probe.account(1)).toMatch(/^\d+ \(wall \d+, CPU \d+, GC \d+, from \d+\.\d s\)$/);
     expect(JSON.parse(bodies[0]!)).toEqual({ url: '/version' });
   });
 

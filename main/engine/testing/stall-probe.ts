@@ -139,6 +139,8 @@ export async function probeStalls(
  */
 class CollectorPauses {
   private readonly pauses: { from: number; to: number }[] = [];
+  /** When the probe began, on the common clock: a span says when it came, from here. */
+  private readonly started = performance.timeOrigin + performance.now();
   private readonly observer = new PerformanceObserver((list) => this.take(list.getEntries()));
 
   constructor() {
@@ -159,7 +161,7 @@ class CollectorPauses {
     this.observer.disconnect();
   }
 
-  /** "364 (wall 364, CPU 412, GC 120), …": the slowest spans, each with its parts. */
+  /** "364 (wall 364, CPU 412, GC 120, from 2.5 s), …": the slowest spans, each with its parts and when it began. */
   account(spans: readonly Span[], count = 3): string {
     return [...spans]
       .sort((a, b) => b.ms - a.ms)
@@ -170,7 +172,8 @@ class CollectorPauses {
           0,
         );
         const [ms, wall, cpu] = [span.ms, span.to - span.from, span.cpuMs].map(Math.round);
-        return `${ms} (wall ${wall}, CPU ${cpu}, GC ${Math.round(gc)})`;
+        const at = ((span.from - this.started) / 1_000).toFixed(1);
+        return `${ms} (wall ${wall}, CPU ${cpu}, GC ${Math.round(gc)}, from ${at} s)`;
       })
       .join(', ');
   }
