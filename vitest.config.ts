@@ -85,6 +85,7 @@ export const MOCKING_FILES = [
  */
 export const TIMING_FILES = [
   'main/engine/admin/answer-in-turns.test.ts',
+  'main/engine/admin/json-in-turns.test.ts',
   'main/engine/admin/body-limits.test.ts',
   'main/engine/admin/many-values.test.ts',
   'main/engine/cloud-queue/large-queue.test.ts',

@@ -8,6 +8,13 @@ import { sampleTracks } from '../cloud-queue/samples.js';
 import { MAX_JSON_VALUES } from '../http/json-depth.js';
 import { parseJsonInTurns } from './json-in-turns.js';
 
+/**
+ * The longest a turn of the parse may take. Timed with the other timing files, one at a time
+ * (vitest.config.ts): beside four other workers a 60 ms turn read 101-130 ms in CI, its CPU time
+ * counting the collector's helper threads too.
+ */
+const TURN_MS = 100;
+
 const turns = { count: 0 };
 const between = () => {
   turns.count++;
@@ -81,7 +88,7 @@ describe('parseJsonInTurns', () => {
     const { parsed, longest } = await inTimedTurns(text);
     expect((parsed as { items: unknown[] }).items).toHaveLength(100_000);
     expect(parsed).toEqual(JSON.parse(text));
-    expect(longest).toBeLessThan(100);
+    expect(longest).toBeLessThan(TURN_MS);
   });
 
   it('parses a flat array of 1,500,000 small values letting the loop go, no turn longer than 100 ms', async () => {
@@ -90,7 +97,7 @@ describe('parseJsonInTurns', () => {
     const text = `{"pad":[${'1,'.repeat(1_499_999)}1]}`;
     const { parsed, longest } = await inTimedTurns(text);
     expect((parsed as { pad: unknown[] }).pad).toHaveLength(1_500_000);
-    expect(longest).toBeLessThan(100);
+    expect(longest).toBeLessThan(TURN_MS);
   });
 
   it('refuses a body of more values than any route takes, as it scans, before it parses', async () => {
