@@ -48,6 +48,8 @@ export type PlayEnd =
   | { kind: 'failed'; message: string; evidence: Answer[] }
   /** The item the player asked about was gone with an edit (a 404, rightly): the player stops, as the platform's does. */
   | { kind: 'gone'; gone: Gone; emptied?: boolean }
+  /** The queue was empty at the load, in another version than the run's first window (which held items): edits emptied it. */
+  | { kind: 'emptied'; window: Answer; from: string; to: string }
   | { kind: 'stopped' };
 
 export interface Play {
@@ -281,6 +283,19 @@ export async function play(setup: PlaySetup): Promise<Play> {
       const last = answers.lastWindow ? windowOf(answers.lastWindow) : null;
       if (loadParams !== setup.load && last && isWindow(last) && last.items.length === 0)
         return ended({ kind: 'gone', gone: result.gone.at(-1)!, emptied: true });
+      // The first load, into a queue the cases' edits (or the server's own) emptied since the run's
+      // first window: a valid server's queue may end up empty; nothing is left to play or judge. In
+      // the first window's version, an empty queue is one that changed without a new version.
+      if (
+        loadParams === setup.load &&
+        last &&
+        isWindow(last) &&
+        last.items.length === 0 &&
+        typeof setup.queueVersion === 'string' &&
+        typeof last.queueVersion === 'string' &&
+        last.queueVersion !== setup.queueVersion
+      )
+        return ended({ kind: 'emptied', window: last.answer, from: setup.queueVersion, to: last.queueVersion });
       const gone = await goneWithEdit();
       if (gone === 'loaded again') continue;
       if (gone) return gone;

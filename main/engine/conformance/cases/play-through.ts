@@ -28,6 +28,7 @@ import { GoneItems, goneSaid } from '../gone-items.js';
 import { PlayAnswers } from '../play-answers.js';
 import { GONE_RELOADS, play, type Noted, type Play } from '../play.js';
 import { retained } from '../retained.js';
+import { requestLine } from '../server.js';
 import { withinTime } from '../within-time.js';
 import { RULE } from '../rules.js';
 import { askOf, sizeProblems } from './sizes.js';
@@ -220,6 +221,11 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, 
       answers.recent,
     );
   }
+  if (end.kind === 'emptied')
+    return warn(
+      `the queue was empty when the player loaded it: ${requestLine(end.window)} answered no items in queueVersion ${JSON.stringify(end.to)}, edited since the run's first window (${JSON.stringify(end.from)}), which held items: right if the queue was edited meanwhile (edits may empty it); nothing was played, so nothing is judged${also}`,
+      [end.window],
+    );
   if (end.kind === 'gone')
     return warn(
       `played ${played}; then ${goneSaid(end.gone, end.emptied ? `the player went idle, as the platform's does on that 404 (platform.md §7.1), and loaded again the queue was empty: the play ends there` : `the player went idle, as the platform's does on that 404 (platform.md §7.1), and after ${GONE_RELOADS} loads again the play ends there: what came after was not played and is not judged`)}${also}`,
