@@ -16,6 +16,7 @@ import type {
 import type { Api } from '../api';
 import { useApi } from '../api/context';
 import { applyPushed } from './pushed';
+import { readAgain } from './read-again';
 
 export const conformanceKeys = {
   all: ['conformance'] as const,
@@ -106,12 +107,12 @@ export function wireConformanceEvents(api: Api, queryClient: QueryClient): () =>
       );
     } else {
       // A run started elsewhere (the admin API, another window).
-      void queryClient.invalidateQueries({ queryKey: conformanceKeys.runs });
+      void readAgain(queryClient, { queryKey: conformanceKeys.runs });
     }
     if (progress.settled === null) {
       // For `finishedAt`, which the event does not carry.
-      void queryClient.invalidateQueries({ queryKey: runKey });
-      void queryClient.invalidateQueries({ queryKey: conformanceKeys.runs });
+      void readAgain(queryClient, { queryKey: runKey });
+      void readAgain(queryClient, { queryKey: conformanceKeys.runs });
     }
   });
 }

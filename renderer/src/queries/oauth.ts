@@ -9,6 +9,7 @@ import type { Api } from '../api';
 import { useApi } from '../api/context';
 import { controlKeys } from './control';
 import { applyPushed } from './pushed';
+import { readAgain } from './read-again';
 
 export const oauthKeys = {
   all: ['oauth'] as const,
@@ -81,11 +82,11 @@ export function wireOAuthEvents(api: Api, queryClient: QueryClient): () => void 
     if (what === 'settings' && queryClient.isMutating({ mutationKey: oauthKeys.settings }) > 0) return;
     const key =
       what === 'integrations' ? oauthKeys.integrations : what === 'settings' ? oauthKeys.settings : oauthKeys.grantsAll;
-    void queryClient.invalidateQueries({ queryKey: key });
+    void readAgain(queryClient, { queryKey: key });
     // Deleting an integration or key also ends its grants.
-    if (what === 'integrations') void queryClient.invalidateQueries({ queryKey: oauthKeys.grantsAll });
+    if (what === 'integrations') void readAgain(queryClient, { queryKey: oauthKeys.grantsAll });
     // A token issued or revoked changes whom the command bar can send as.
-    if (what !== 'settings') void queryClient.invalidateQueries({ queryKey: controlKeys.senders });
+    if (what !== 'settings') void readAgain(queryClient, { queryKey: controlKeys.senders });
   });
   const offStep = api.on('oauth.flowStep', ({ flow, step }) => applyFlowStep(queryClient, flow, step));
   return () => {

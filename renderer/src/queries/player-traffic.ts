@@ -9,6 +9,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useApi } from '../api/context';
+import { readAgain } from './read-again';
 
 /** Entries read: a few minutes of a household's traffic (the engine's page maximum). */
 export const RECENT_TRAFFIC = 1_000;
@@ -25,7 +26,7 @@ export function useRecentTraffic(enabled: boolean) {
     const refresh = () => {
       timer ??= setTimeout(() => {
         timer = null;
-        void queryClient.invalidateQueries({ queryKey: recentTrafficKey });
+        void readAgain(queryClient, { queryKey: recentTrafficKey });
       }, LIVE_INTERVAL_MS);
     };
     const offAppended = api.on('traffic.appended', refresh);

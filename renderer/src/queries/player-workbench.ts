@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import type { TriggerRequest } from '@engine-api/fault-types';
 import { useApi } from '../api/context';
 import { queueKeys, useQueueList } from './queues';
+import { readAgain } from './read-again';
 
 const REPORTS_READ = 200;
 
@@ -32,7 +33,7 @@ export function usePlayerReports(queueId: string | null, playerId: string) {
     if (!queueId) return;
     return api.on('queues.activity', (activity) => {
       if (activity.queueId === queueId && activity.kind === 'timePlayed')
-        void queryClient.invalidateQueries({ queryKey: playerReportsKey(queueId, playerId) });
+        void readAgain(queryClient, { queryKey: playerReportsKey(queueId, playerId) });
     });
   }, [api, queryClient, queueId, playerId]);
   return useQuery({

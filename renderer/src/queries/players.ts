@@ -8,6 +8,7 @@ import type { PlayerDetail, PlayerTransition } from '@engine-api/player-types';
 import { useApi } from '../api/context';
 import { engineStateKey } from './engine-state';
 import { applyPushed } from './pushed';
+import { readAgain } from './read-again';
 
 export const playerKeys = {
   detail: (id: string) => ['players', id, 'detail'] as const,
@@ -47,7 +48,7 @@ export function usePlayerEventWiring(): void {
   useEffect(() => {
     const offChanged = api.on('player.changed', (detail: PlayerDetail) => {
       applyPushed(queryClient, playerKeys.detail(detail.id), () => detail);
-      void queryClient.invalidateQueries({ queryKey: engineStateKey });
+      void readAgain(queryClient, { queryKey: engineStateKey });
     });
     const offTransition = api.on('player.transition', (transition: PlayerTransition) => {
       applyPushed<PlayerTransition[]>(queryClient, playerKeys.transitions(transition.playerId), (list) =>

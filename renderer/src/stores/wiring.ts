@@ -11,6 +11,7 @@ import { useGenerationStore } from '../features/queues/generation-store';
 import { engineStateKey } from '../queries/engine-state';
 import { wireFaultEvents } from '../queries/faults';
 import { usePlayerEventWiring } from '../queries/players';
+import { readAgain } from '../queries/read-again';
 import { useClockStore } from './clock';
 import { useConnectionStore } from './connection';
 import { wirePreferences } from './preferences';
@@ -23,14 +24,8 @@ export function useEngineWiring(): void {
     const setClock = useClockStore.getState().setClock;
     const offEvents = api.on('clock.changed', setClock);
     const offOAuth = wireOAuthEvents(api, queryClient);
-    const offHousehold = api.on(
-      'household.changed',
-      () => void queryClient.invalidateQueries({ queryKey: engineStateKey }),
-    );
-    const offWarnings = api.on(
-      'engine.warning',
-      () => void queryClient.invalidateQueries({ queryKey: engineStateKey }),
-    );
+    const offHousehold = api.on('household.changed', () => void readAgain(queryClient, { queryKey: engineStateKey }));
+    const offWarnings = api.on('engine.warning', () => void readAgain(queryClient, { queryKey: engineStateKey }));
     const offQueues = wireQueueEvents(api, queryClient);
     const offFaults = wireFaultEvents(api, queryClient);
     const preferences = wirePreferences(api);

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { FleetReportFormat, FleetStartInput } from '@engine-api/fleet-types';
 import { useApi } from '../../api/context';
+import { readAgain } from '../../queries/read-again';
 
 export const fleetKeys = { fleet: (id: string) => ['fleet', id] as const, list: ['fleets'] as const };
 
@@ -23,7 +24,7 @@ export function useFleets() {
       api.on('fleet.progress', (progress) => {
         const listed = data?.find((fleet) => fleet.id === progress.id);
         if (!listed || progress.ended !== (listed.status !== 'running'))
-          void queryClient.invalidateQueries({ queryKey: fleetKeys.list });
+          void readAgain(queryClient, { queryKey: fleetKeys.list });
       }),
     [api, data, queryClient],
   );
@@ -36,7 +37,7 @@ export function useFleet(id: string | null) {
   useEffect(() => {
     if (id === null) return;
     return api.on('fleet.progress', (progress) => {
-      if (progress.id === id) void queryClient.invalidateQueries({ queryKey: fleetKeys.fleet(id) });
+      if (progress.id === id) void readAgain(queryClient, { queryKey: fleetKeys.fleet(id) });
     });
   }, [api, id, queryClient]);
   return useQuery({

@@ -13,6 +13,7 @@ import { DataTable } from '../../components/DataTable';
 import { useApi } from '../../api/context';
 import { formatEngineMoment } from '../../format/engine-time';
 import { oauthKeys } from '../../queries/oauth';
+import { readAgain } from '../../queries/read-again';
 import { useEngineDay } from '../../stores/clock';
 import { FormError } from './fields';
 import styles from './IntegrationEvents.module.css';
@@ -45,8 +46,8 @@ export function IntegrationEvents({ integration }: { integration: IntegrationVie
       if (integrationId !== integration.id || timer !== null) return;
       timer = window.setTimeout(() => {
         timer = null;
-        void queryClient.invalidateQueries({ queryKey: eventKeys.subscriptions(integration.id) });
-        void queryClient.invalidateQueries({ queryKey: eventKeys.deliveries(integration.id) });
+        void readAgain(queryClient, { queryKey: eventKeys.subscriptions(integration.id) });
+        void readAgain(queryClient, { queryKey: eventKeys.deliveries(integration.id) });
       }, REFRESH_MS);
     });
     return () => {

@@ -8,6 +8,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Api } from '../../api';
 import { queueKeys } from '../../queries/queues';
+import { readAgain } from '../../queries/read-again';
 import { serialRefresh } from '../../queries/serial-refresh';
 import { useGenerationStore } from './generation-store';
 
@@ -18,15 +19,15 @@ export function wireQueueEvents(api: Api, queryClient: QueryClient): () => void 
   const pending = new Map<string, { timer: ReturnType<typeof setTimeout>; reports: boolean }>();
   const refresh = serialRefresh((queueId) =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: queueKeys.list() }),
-      queryClient.invalidateQueries({ queryKey: queueKeys.queue(queueId) }),
+      readAgain(queryClient, { queryKey: queueKeys.list() }),
+      readAgain(queryClient, { queryKey: queueKeys.queue(queueId) }),
     ]),
   );
   const offChanged = api.on('queues.changed', ({ queueId, change }) => {
     if (change !== 'deleted') return refresh.changed(queueId);
     refresh.forget(queueId);
     useGenerationStore.getState().forget(queueId);
-    void queryClient.invalidateQueries({ queryKey: queueKeys.list() });
+    void readAgain(queryClient, { queryKey: queueKeys.list() });
     queryClient.removeQueries({ queryKey: queueKeys.queue(queueId) });
   });
   const offActivity = api.on('queues.activity', ({ queueId, kind }) => {
@@ -38,10 +39,10 @@ export function wireQueueEvents(api: Api, queryClient: QueryClient): () => void 
     const timer = setTimeout(() => {
       const { reports } = pending.get(queueId)!;
       pending.delete(queueId);
-      void queryClient.invalidateQueries({ queryKey: queueKeys.activity(queueId) });
-      void queryClient.invalidateQueries({ queryKey: ['queues', 'queue', queueId, 'reports'] });
+      void readAgain(queryClient, { queryKey: queueKeys.activity(queueId) });
+      void readAgain(queryClient, { queryKey: ['queues', 'queue', queueId, 'reports'] });
       // Report counts sit on the list's rows.
-      if (reports) void queryClient.invalidateQueries({ queryKey: ['queues', 'queue', queueId, 'page'] });
+      if (reports) void readAgain(queryClient, { queryKey: ['queues', 'queue', queueId, 'page'] });
     }, ACTIVITY_COALESCE_MS);
     pending.set(queueId, { timer, reports: kind === 'timePlayed' });
   });

@@ -10,6 +10,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useApi } from '../../api/context';
+import { readAgain } from '../../queries/read-again';
 import { trafficKeys } from '../../queries/traffic';
 
 const MIN_INTERVAL_MS = 250;
@@ -33,7 +34,7 @@ export function useTrafficLive(): number {
       const started = performance.now();
       // First the list notes where it stands, then the new rows come.
       setRefreshes((n) => n + 1);
-      await queryClient.invalidateQueries({ queryKey: trafficKeys.list });
+      await readAgain(queryClient, { queryKey: trafficKeys.list });
       running = false;
       nextAllowed = performance.now() + Math.max(MIN_INTERVAL_MS, 4 * (performance.now() - started));
       if (pending) schedule();
@@ -49,7 +50,7 @@ export function useTrafficLive(): number {
     const offAppended = api.on('traffic.appended', schedule);
     // The log moved on while the area was away: catch up now, not on the next request.
     void refresh();
-    const offReset = api.on('traffic.reset', () => void queryClient.invalidateQueries({ queryKey: trafficKeys.all }));
+    const offReset = api.on('traffic.reset', () => void readAgain(queryClient, { queryKey: trafficKeys.all }));
     return () => {
       offAppended();
       offReset();

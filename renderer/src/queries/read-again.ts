@@ -1,0 +1,24 @@
+/**
+ * An event says the engine's data changed: what the cache holds of it is read again, and what is
+ * being read now is too. `invalidateQueries` alone shares a query's first read in flight rather
+ * than restart it, and that read may have been answered from the data before the change: its
+ * answer then counted as fresh, and with `staleTime: Infinity` nothing asked again until the next
+ * event (a new search's traffic count read 0 just before the request it searched for was logged,
+ * and stayed 0). Such a read is let finish, not cancelled (events that keep coming would cancel
+ * every first read and nothing would ever show), and then read again. A read that had an answer
+ * before is restarted by the invalidation itself (`cancelRefetch`). Pushed data written into the
+ * cache has the same problem, solved for it by `applyPushed` (pushed.ts).
+ */
+import type { InvalidateQueryFilters, QueryClient } from '@tanstack/react-query';
+
+export async function readAgain(queryClient: QueryClient, filters: InvalidateQueryFilters): Promise<void> {
+  const firstReads = queryClient
+    .getQueryCache()
+    .findAll(filters)
+    .filter((query) => query.state.fetchStatus === 'fetching' && query.state.data === undefined);
+  // Waits for the first reads too: they are shared, not restarted.
+  await queryClient.invalidateQueries(filters);
+  await Promise.all(
+    firstReads.map((query) => queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true })),
+  );
+}
