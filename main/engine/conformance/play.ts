@@ -279,23 +279,26 @@ export async function play(setup: PlaySetup): Promise<Play> {
         load();
         continue;
       }
-      // Loaded again after an item went with an edit, into a queue the edit emptied: the end of it.
       const last = answers.lastWindow ? windowOf(answers.lastWindow) : null;
-      if (loadParams !== setup.load && last && isWindow(last) && last.items.length === 0)
+      const emptyLoad = last && isWindow(last) && last.items.length === 0 ? last : null;
+      // Loaded again after an item went with an edit, into a queue the edit emptied: the end of it.
+      if (emptyLoad && loadParams !== setup.load)
         return ended({ kind: 'gone', gone: result.gone.at(-1)!, emptied: true });
       // The first load, into a queue the cases' edits (or the server's own) emptied since the run's
       // first window: a valid server's queue may end up empty; nothing is left to play or judge. In
       // the first window's version, an empty queue is one that changed without a new version.
       if (
-        loadParams === setup.load &&
-        last &&
-        isWindow(last) &&
-        last.items.length === 0 &&
+        emptyLoad &&
         typeof setup.queueVersion === 'string' &&
-        typeof last.queueVersion === 'string' &&
-        last.queueVersion !== setup.queueVersion
+        typeof emptyLoad.queueVersion === 'string' &&
+        emptyLoad.queueVersion !== setup.queueVersion
       )
-        return ended({ kind: 'emptied', window: last.answer, from: setup.queueVersion, to: last.queueVersion });
+        return ended({
+          kind: 'emptied',
+          window: emptyLoad.answer,
+          from: setup.queueVersion,
+          to: emptyLoad.queueVersion,
+        });
       const gone = await goneWithEdit();
       if (gone === 'loaded again') continue;
       if (gone) return gone;
