@@ -331,6 +331,14 @@ describe('a repro bundle', () => {
         /\/scenario\/steps\/0 uses \$\{late\}, which names no queue, item or value a step before it saves/,
       ],
       [
+        'holds an item whose id is a name the queue itself takes',
+        (b) => ({
+          ...b,
+          queues: [{ ...b.queues[0]!, items: b.queues[0]!.items.map((i, n) => (n === 1 ? { ...i, id: 'token' } : i)) }],
+        }),
+        /\/queues\/0\/items\/1\/id token is what \$\{queue1\.token\} names of the queue itself; give the item another id/,
+      ],
+      [
         'holds two queues with one ref',
         (b) => ({ ...b, queues: [b.queues[0]!, b.queues[0]!] }),
         /queue1 is used by two queues/,

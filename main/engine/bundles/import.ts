@@ -194,6 +194,11 @@ function meaningProblems(bundle: Bundle): string[] {
     queue.items.forEach((item, itemIndex) => {
       if (ids.has(item.id))
         problems.push(`/queues/${index}/items/${itemIndex}/id ${item.id} appears twice in queue ${queue.ref}`);
+      // `${ref}.url` would name the item and the queue both, and the import would fill in one of them.
+      if (QUEUE_FIELDS.has(item.id))
+        problems.push(
+          `/queues/${index}/items/${itemIndex}/id ${item.id} is what \${${queue.ref}.${item.id}} names of the queue itself; give the item another id`,
+        );
       ids.add(item.id);
     });
     const before = itemIds.get(queue.ref);
