@@ -331,6 +331,9 @@ test('after a restart, a rerun asks again for the Authorization the run sent; a 
   served,
   page,
 }) => {
+  // Two consoles started and a suite run twice: 18 s in CI, past 30 s on a machine busy with two
+  // other processes (a run here with two busy loops beside it timed out with the rerun shown).
+  test.setTimeout(60_000);
   // The server checked is the worker's console, which stays up; the console that checks it restarts.
   const queue = await adminApi<QueueSummary>(served.ready, 'POST', '/queues', {
     name: 'Kept mix',
