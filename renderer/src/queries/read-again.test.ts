@@ -43,6 +43,20 @@ describe('readAgain', () => {
     unsubscribe();
   });
 
+  it('leaves a first read whose list went away meanwhile to be read again when it comes back', async () => {
+    const client = new QueryClient();
+    const { engine, queryFn } = slowEngine(0);
+    const unsubscribe = observed(client, queryFn);
+    unsubscribe();
+    engine.count = 1;
+    await readAgain(client, { queryKey: ['count'] });
+    expect(client.getQueryData(['count'])).toBe(0);
+    expect(client.getQueryState(['count'])?.isInvalidated).toBe(true);
+    const again = observed(client, queryFn);
+    await expect.poll(() => client.getQueryData(['count'])).toBe(1);
+    again();
+  });
+
   it('reads once when nothing was on its way', async () => {
     const client = new QueryClient();
     const { engine, queryFn } = slowEngine(0);

@@ -12,13 +12,19 @@
 import type { InvalidateQueryFilters, QueryClient } from '@tanstack/react-query';
 
 export async function readAgain(queryClient: QueryClient, filters: InvalidateQueryFilters): Promise<void> {
+  // A first read's own promise, not the invalidation's: an invalidation refetches only the reads
+  // on screen, and one whose list went away meanwhile would land after the second and count as
+  // fresh (review).
   const firstReads = queryClient
     .getQueryCache()
     .findAll(filters)
-    .filter((query) => query.state.fetchStatus === 'fetching' && query.state.data === undefined);
-  // Waits for the first reads too: they are shared, not restarted.
+    .filter((query) => query.state.fetchStatus === 'fetching' && query.state.data === undefined)
+    .map((query) => ({ queryKey: query.queryKey, answered: query.promise?.catch(() => undefined) }));
   await queryClient.invalidateQueries(filters);
   await Promise.all(
-    firstReads.map((query) => queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true })),
+    firstReads.map(async ({ queryKey, answered }) => {
+      await answered;
+      await queryClient.invalidateQueries({ queryKey, exact: true });
+    }),
   );
 }

@@ -35,7 +35,8 @@ export function useEngineWiring(): void {
         void api.call('clock.get', {}).then(setClock, () => undefined);
         preferences.connected();
         useGenerationStore.getState().forgetRunning();
-        void queryClient.invalidateQueries();
+        // Events were missed while it was down: everything is read again, first reads too.
+        void readAgain(queryClient, {});
       }
     });
     return () => {

@@ -27,14 +27,16 @@ export function useTrafficLive(): number {
     let pending = false;
     let nextAllowed = 0;
 
-    const refresh = async () => {
+    /** `arrival`: reads started with the area took the log as it is now; none is read twice. */
+    const refresh = async (arrival = false) => {
       timer = null;
       running = true;
       pending = false;
       const started = performance.now();
       // First the list notes where it stands, then the new rows come.
       setRefreshes((n) => n + 1);
-      await readAgain(queryClient, { queryKey: trafficKeys.list });
+      if (arrival) await queryClient.invalidateQueries({ queryKey: trafficKeys.list });
+      else await readAgain(queryClient, { queryKey: trafficKeys.list });
       running = false;
       nextAllowed = performance.now() + Math.max(MIN_INTERVAL_MS, 4 * (performance.now() - started));
       if (pending) schedule();
@@ -49,7 +51,7 @@ export function useTrafficLive(): number {
 
     const offAppended = api.on('traffic.appended', schedule);
     // The log moved on while the area was away: catch up now, not on the next request.
-    void refresh();
+    void refresh(true);
     const offReset = api.on('traffic.reset', () => void readAgain(queryClient, { queryKey: trafficKeys.all }));
     return () => {
       offAppended();
