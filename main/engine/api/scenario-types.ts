@@ -19,45 +19,61 @@ import type { PlaybackState } from './types.js';
  */
 export type RequestsBefore = Record<string, number>;
 
+/** What a step a journaled call made may say of the players' requests around it (`RequestsBefore`). */
+export interface Journaled {
+  requestsBefore?: RequestsBefore;
+  requestsBy?: RequestsBefore;
+}
+
+/**
+ * `overlapsPrevious` on a trigger, faultTrigger, action, command or queueEdit that follows another
+ * of them: it was made before the requests the one before it set going were answered (a
+ * double-tapped skip). The run holds the players' requests until it has been made, so that it
+ * meets what it met then, not a call already answered. `afterAnswers`: how many of the held
+ * requests, oldest first, were answered before it was made; the run lets them be answered first.
+ */
+export interface CallOrder {
+  overlapsPrevious?: boolean;
+  afterAnswers?: number;
+}
+
+/** How a trigger's, faultTrigger's, action's or command's outcome is judged. */
+export interface CallOutcome {
+  /**
+   * The call was still waiting for its outcome when the bundle was exported. The replay makes it
+   * at the same engine time; its outcome, or none by the end of the run, is not checked (the
+   * bundle never saw it).
+   */
+  pendingAtExport?: boolean;
+  /**
+   * Why the step's outcome is not checked: a bundle's call after a load with a token it does not
+   * carry meets a player with nothing loaded, and a bundle never expects what it cannot cause.
+   */
+  outcomeNotChecked?: string;
+}
+
+/** A call at a player that may refuse it: `expectError`, the player must refuse. */
+export interface RefusableCall extends CallOutcome {
+  expectError?: boolean;
+}
+
 export type ScenarioStep =
   /** Adds a fault rule; `ref` names it for later steps (a bundle's `rule1`). */
-  | { type: 'fault'; rule: FaultRuleInput; ref?: string; requestsBefore?: RequestsBefore; requestsBy?: RequestsBefore }
+  | ({ type: 'fault'; rule: FaultRuleInput; ref?: string } & Journaled)
   /** Removes the rule an earlier `fault` step named `rule`. */
-  | { type: 'faultRemove'; rule: string; requestsBefore?: RequestsBefore; requestsBy?: RequestsBefore }
+  | ({ type: 'faultRemove'; rule: string } & Journaled)
   /** Moves the rule an earlier `fault` step named to `toIndex` in the matching order (0: first). */
-  | { type: 'faultMove'; rule: string; toIndex: number; requestsBefore?: RequestsBefore; requestsBy?: RequestsBefore }
+  | ({ type: 'faultMove'; rule: string; toIndex: number } & Journaled)
   /** Sends the request the named rule waits for ("Trigger now"), from `playerId` or the rule's first player. */
-  | {
-      type: 'faultTrigger';
-      rule: string;
-      playerId?: string;
-      expectError?: boolean;
-      pendingAtExport?: boolean;
-      outcomeNotChecked?: string;
-      overlapsPrevious?: boolean;
-      afterAnswers?: number;
-      requestsBefore?: RequestsBefore;
-      requestsBy?: RequestsBefore;
-    }
-  /** Makes a player send a request now ("Send now"): `POST /players/{id}/trigger`. `expectError`: the player must refuse. */
-  | {
-      type: 'trigger';
-      playerId: string;
-      request: TriggerRequest;
-      expectError?: boolean;
-      pendingAtExport?: boolean;
-      outcomeNotChecked?: string;
-      overlapsPrevious?: boolean;
-      afterAnswers?: number;
-      requestsBefore?: RequestsBefore;
-      requestsBy?: RequestsBefore;
-    }
+  | ({ type: 'faultTrigger'; rule: string; playerId?: string } & RefusableCall & CallOrder & Journaled)
+  /** Makes a player send a request now ("Send now"): `POST /players/{id}/trigger`. */
+  | ({ type: 'trigger'; playerId: string; request: TriggerRequest } & RefusableCall & CallOrder & Journaled)
   /**
    * Edits a queue as the Queues area does, with the command's own input (`${queue1.id}`,
    * `${queue1.item-3}` for the queue and its items); `saveItemIds` names the ids of the items the
    * edit makes, in order, for later steps (`queue1.item-13`).
    */
-  | {
+  | ({
       type: 'queueEdit';
       command: QueueEditCommand;
       input: Record<string, unknown>;
@@ -67,63 +83,30 @@ export type ScenarioStep =
        * and `${name.httpAuthorization}` for later steps (a hand-written scenario's own queue).
        */
       saveQueue?: string;
-      overlapsPrevious?: boolean;
-      afterAnswers?: number;
-      requestsBefore?: RequestsBefore;
-      requestsBy?: RequestsBefore;
-    }
+    } & CallOrder &
+      Journaled)
   /** Removes every fault rule. */
-  | { type: 'clearFaults'; requestsBefore?: RequestsBefore; requestsBy?: RequestsBefore }
-  /** A user action at a player, as from its buttons. `expectError`: the player must refuse it. */
-  | {
-      type: 'action';
-      playerId: string;
-      action: PlayerAction;
-      expectError?: boolean;
-      pendingAtExport?: boolean;
-      outcomeNotChecked?: string;
-      overlapsPrevious?: boolean;
-      afterAnswers?: number;
-      requestsBefore?: RequestsBefore;
-      requestsBy?: RequestsBefore;
-    }
+  | ({ type: 'clearFaults' } & Journaled)
+  /** A user action at a player, as from its buttons. */
+  | ({ type: 'action'; playerId: string; action: PlayerAction } & RefusableCall & CallOrder & Journaled)
   /**
    * A control API call with the console's token, as an integration would make it. `${name}` in the
    * path or body is replaced by a saved value or a service URL (`${cloudQueue}`, …); `save` keeps
    * fields of the answer (`{"session": "sessionId"}`) for later steps.
    */
-  | {
+  | ({
       type: 'command';
       method: 'GET' | 'POST';
       path: string;
       body?: unknown;
       expectStatus?: number;
       save?: Record<string, string>;
-      pendingAtExport?: boolean;
-      /**
-       * Why the step's outcome is not checked (on a command, action, trigger or faultTrigger): a
-       * bundle's call after a load with a token it does not carry meets a player with nothing
-       * loaded, and a bundle never expects what it cannot cause.
-       */
-      outcomeNotChecked?: string;
-      overlapsPrevious?: boolean;
-      afterAnswers?: number;
-      requestsBefore?: RequestsBefore;
-      requestsBy?: RequestsBefore;
-    }
+    } & CallOutcome &
+      CallOrder &
+      Journaled)
   /** Changes the engine clock: speed, and/or a jump that runs every timer due on the way. */
   | { type: 'clock'; speed?: number; advanceMs?: number }
   /**
-   * `pendingAtExport` on a trigger, action or command: the call was still waiting for its outcome
-   * when the bundle was exported. The replay makes it at the same engine time; its outcome, or
-   * none by the end of the run, is not checked (the bundle never saw it).
-   *
-   * `overlapsPrevious` on a trigger, faultTrigger, action, command or queueEdit that follows another
-   * of them: it was made before the requests the one before it set going were answered (a
-   * double-tapped skip). The run holds the players' requests until it has been made, so that it
-   * meets what it met then, not a call already answered. `afterAnswers`: how many of the held
-   * requests, oldest first, were answered before it was made; the run lets them be answered first.
-   *
    * Checks a player: its state now, its item now, and the rows of the transition table it went
    * through (in this order) since the previous check. `state` is the machine's (`SUSPENDED`
    * included) or the wire's (`PLAYBACK_STATE_PAUSED`, as the control API reports it).

@@ -14,7 +14,7 @@ import {
   type ConformanceRun,
   type ConformanceRunSummary,
 } from '../conformance-types.js';
-import { Empty, HeaderValue, Id } from './shared.js';
+import { Empty, HeaderValue, Id, type Same } from './shared.js';
 
 /** The queueBaseUrl a loadCloudQueue would carry: the player appends context, itemWindow, version, timePlayed. */
 const BaseUrl = Type.String({ minLength: 8, maxLength: 2_048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
@@ -34,12 +34,7 @@ const MaxBytes = Type.Integer({ minimum: 1_024, maximum: MAX_CONFORMANCE_MAX_BYT
 
 /** Spelled out: a union mapped from an array has no static type; the check below keeps it in step. */
 const ReportFormat = Type.Union([Type.Literal('json'), Type.Literal('junit'), Type.Literal('html')]);
-const sameFormats: [Static<typeof ReportFormat>, ConformanceReportFormat] extends [
-  ConformanceReportFormat,
-  Static<typeof ReportFormat>,
-]
-  ? true
-  : never = true;
+const sameFormats: Same<Static<typeof ReportFormat>, ConformanceReportFormat> = true;
 void sameFormats;
 
 export const conformanceCommands = {

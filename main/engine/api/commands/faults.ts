@@ -18,7 +18,7 @@ import {
   type TrafficSummary,
 } from '../traffic-types.js';
 import type { HarLog } from '../har-types.js';
-import { Empty, HeaderValue, Id, Whole } from './shared.js';
+import { Empty, HeaderValue, Id, Whole, type Same } from './shared.js';
 
 const Target = Type.Union([
   Type.Literal('login'),
@@ -127,12 +127,7 @@ export const TriggerRequestSchema = Type.Union([
   Type.Literal('pause'),
   Type.Literal('play'),
 ]);
-const sameRequests: [Static<typeof TriggerRequestSchema>, TriggerRequest] extends [
-  TriggerRequest,
-  Static<typeof TriggerRequestSchema>,
-]
-  ? true
-  : never = true;
+const sameRequests: Same<Static<typeof TriggerRequestSchema>, TriggerRequest> = true;
 void sameRequests;
 
 export interface FaultPreset {

@@ -1,24 +1,28 @@
 /** Commands of the simulated players: the panel's buttons, its timeline, and the command bar. */
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
 import type { TriggerResult } from '../fault-types.js';
 import {
   PLAYER_VIOLATIONS_KEPT,
+  type PlayerAction,
   type PlayerDetail,
   type PlayerTransition,
   type PlayerViolation,
   type TransitionRow,
 } from '../player-types.js';
 import { TriggerRequestSchema } from './faults.js';
-import { Empty, Id } from './shared.js';
+import { Empty, Id, type Same } from './shared.js';
 
-const PlayerActionSchema = Type.Union([
+/** A user action at a player, as from its buttons (and a scenario's `action` step). */
+export const PlayerActionSchema = Type.Union([
   Type.Literal('play'),
   Type.Literal('pause'),
   Type.Literal('skipNext'),
   Type.Literal('skipPrev'),
   Type.Literal('resume'),
 ]);
+const sameActions: Same<Static<typeof PlayerActionSchema>, PlayerAction> = true;
+void sameActions;
 
 export interface ControlExchange {
   method: string;

@@ -1,20 +1,20 @@
 /** Commands of saved scenarios: save, list, run (CI runs them over the admin API). */
 import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
-import { MAX_AFTER_ANSWERS, type QueueEditCommand, type Scenario, type ScenarioReport } from '../scenario-types.js';
+import {
+  MAX_AFTER_ANSWERS,
+  type QueueEditCommand,
+  type Scenario,
+  type ScenarioReport,
+  type ScenarioStep,
+} from '../scenario-types.js';
 import { FaultRuleInputSchema, TriggerRequestSchema } from './faults.js';
-import { Empty, Id } from './shared.js';
+import { PlayerActionSchema } from './player.js';
+import { Empty, Id, type Same } from './shared.js';
 import type { PlaybackState } from '../types.js';
 import type { PlayerMachineState } from '../player-types.js';
 import { MAX_CLOCK_SPEED, MAX_CLOCK_STEP_MS } from './core.js';
 
-const PlayerActionSchema = Type.Union([
-  Type.Literal('play'),
-  Type.Literal('pause'),
-  Type.Literal('skipNext'),
-  Type.Literal('skipPrev'),
-  Type.Literal('resume'),
-]);
 /**
  * The player's own states and the control API's. Spelled out: a union mapped from a list has no
  * static type (a step's state read as `undefined`); the check below keeps it in step with the types.
@@ -31,9 +31,7 @@ const StateSchema = Type.Union([
   Type.Literal('PLAYBACK_STATE_PAUSED'),
 ]);
 type StepState = PlayerMachineState | PlaybackState;
-const sameStates: [Static<typeof StateSchema>, StepState] extends [StepState, Static<typeof StateSchema>]
-  ? true
-  : never = true;
+const sameStates: Same<Static<typeof StateSchema>, StepState> = true;
 void sameStates;
 
 /** A rule's name within one scenario, given by its `fault` step (`rule1`). */
@@ -48,22 +46,17 @@ const QueueEditCommandSchema = Type.Union([
   Type.Literal('queues.items.remove'),
   Type.Literal('queues.items.move'),
 ]);
-const sameEdits: [Static<typeof QueueEditCommandSchema>, QueueEditCommand] extends [
-  QueueEditCommand,
-  Static<typeof QueueEditCommandSchema>,
-]
-  ? true
-  : never = true;
+const sameEdits: Same<Static<typeof QueueEditCommandSchema>, QueueEditCommand> = true;
 void sameEdits;
+
+/** Why a step's outcome is not checked (a bundle's, where it cannot cause it). */
+const NotChecked = Type.String({ minLength: 1, maxLength: 300 });
 
 /**
  * A step of one type, with no field it does not know: a misspelled `itemID` or a `times` outside
  * its rule would otherwise be dropped without a word, and the check it meant with it (a false
  * PASS). A rule's own fields are its schema's to judge.
  */
-/** Why a step's outcome is not checked (a bundle's, where it cannot cause it). */
-const NotChecked = Type.String({ minLength: 1, maxLength: 300 });
-
 const Step = <Properties extends Parameters<typeof Type.Object>[0]>(properties: Properties) =>
   Type.Object(properties, { additionalProperties: false });
 
@@ -75,6 +68,16 @@ const RequestsBefore = Type.Record(Type.String({ minLength: 1, maxLength: 200 })
 /** A step a journaled call makes: it may say what the players had asked before it (`requestsBefore`). */
 const CallStep = <Properties extends Parameters<typeof Type.Object>[0]>(properties: Properties) =>
   Step({ ...properties, requestsBefore: Type.Optional(RequestsBefore), requestsBy: Type.Optional(RequestsBefore) });
+
+/** A call made before the one before it was answered, and how many answers came first (`CallOrder`). */
+const Order = {
+  overlapsPrevious: Type.Optional(Type.Boolean()),
+  afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
+};
+/** A call still waiting at the export, or one whose outcome a bundle cannot cause (`CallOutcome`). */
+const Outcome = { pendingAtExport: Type.Optional(Type.Boolean()), outcomeNotChecked: Type.Optional(NotChecked) };
+/** A call at a player that may be refused: `expectError` says it must be. */
+const Refusable = { expectError: Type.Optional(Type.Boolean()), ...Outcome };
 
 export const ScenarioStepSchema = Type.Union([
   CallStep({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
@@ -88,21 +91,15 @@ export const ScenarioStepSchema = Type.Union([
     type: Type.Literal('faultTrigger'),
     rule: RuleRef,
     playerId: Type.Optional(Type.String({ minLength: 1 })),
-    expectError: Type.Optional(Type.Boolean()),
-    pendingAtExport: Type.Optional(Type.Boolean()),
-    outcomeNotChecked: Type.Optional(NotChecked),
-    overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
+    ...Refusable,
+    ...Order,
   }),
   CallStep({
     type: Type.Literal('trigger'),
     playerId: Type.String({ minLength: 1 }),
     request: TriggerRequestSchema,
-    expectError: Type.Optional(Type.Boolean()),
-    pendingAtExport: Type.Optional(Type.Boolean()),
-    outcomeNotChecked: Type.Optional(NotChecked),
-    overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
+    ...Refusable,
+    ...Order,
   }),
   CallStep({
     type: Type.Literal('queueEdit'),
@@ -110,19 +107,15 @@ export const ScenarioStepSchema = Type.Union([
     input: Type.Record(Type.String(), Type.Unknown()),
     saveItemIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 10_000 })),
     saveQueue: Type.Optional(Type.String({ pattern: '^[\\w-]{1,100}$' })),
-    overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
+    ...Order,
   }),
   CallStep({ type: Type.Literal('clearFaults') }),
   CallStep({
     type: Type.Literal('action'),
     playerId: Type.String({ minLength: 1 }),
     action: PlayerActionSchema,
-    expectError: Type.Optional(Type.Boolean()),
-    pendingAtExport: Type.Optional(Type.Boolean()),
-    outcomeNotChecked: Type.Optional(NotChecked),
-    overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
+    ...Refusable,
+    ...Order,
   }),
   CallStep({
     type: Type.Literal('command'),
@@ -131,10 +124,8 @@ export const ScenarioStepSchema = Type.Union([
     body: Type.Optional(Type.Unknown()),
     expectStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
     save: Type.Optional(Type.Record(Type.String(), Type.String())),
-    pendingAtExport: Type.Optional(Type.Boolean()),
-    outcomeNotChecked: Type.Optional(NotChecked),
-    overlapsPrevious: Type.Optional(Type.Boolean()),
-    afterAnswers: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER_ANSWERS })),
+    ...Outcome,
+    ...Order,
   }),
   Step({
     type: Type.Literal('clock'),
@@ -151,6 +142,21 @@ export const ScenarioStepSchema = Type.Union([
     requests: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
   }),
 ]);
+
+/**
+ * The schema a saved scenario is checked by and the type the engine runs it as, kept as one: each
+ * step's fields the same by name (an optional field missing on either side would pass a plain
+ * assignability check), and their types assignable both ways.
+ */
+type SchemaStep = Static<typeof ScenarioStepSchema>;
+type FieldsOf<Steps, Kind> = keyof Extract<Steps, { type: Kind }>;
+type StepKind = ScenarioStep['type'] | SchemaStep['type'];
+/** `false` for a kind of step whose field names differ between the two (`Same` is `never` there). */
+type SameFieldNames = {
+  [Kind in StepKind]: [Same<FieldsOf<ScenarioStep, Kind>, FieldsOf<SchemaStep, Kind>>] extends [never] ? false : true;
+}[StepKind];
+const sameSteps: [Same<SchemaStep, ScenarioStep>, SameFieldNames] extends [true, true] ? true : never = true;
+void sameSteps;
 
 export type StoredScenarioView = Scenario & { lastReport: ScenarioReport | null };
 

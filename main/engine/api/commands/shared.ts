@@ -1,6 +1,14 @@
 /** Schemas that many commands share. */
 import Type from 'typebox';
 
+/**
+ * A schema spelled out beside the API type it checks (a union mapped from a list has no static type):
+ * `true` only when each is assignable to the other, so that the two cannot drift apart unseen.
+ * Optional fields escape it (an object without one is assignable to one with it): compare those by
+ * name where they matter (commands/scenarios.ts).
+ */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+
 export const Empty = Type.Object({});
 export const Id = Type.Object({ id: Type.String({ minLength: 1 }) });
 
