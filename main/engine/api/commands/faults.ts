@@ -3,7 +3,10 @@ import Type, { type Static, type TObjectOptions } from 'typebox';
 import { command } from '../command.js';
 import {
   FAULT_RANGES,
+  type FaultAction,
+  type FaultMatch,
   type FaultRule,
+  type FaultRuleInput,
   type FaultRuleView,
   type TriggerRequest,
   type TriggerResult,
@@ -18,7 +21,7 @@ import {
   type TrafficSummary,
 } from '../traffic-types.js';
 import type { HarLog } from '../har-types.js';
-import { Empty, HeaderValue, Id, Whole, type Same } from './shared.js';
+import { Empty, HeaderValue, Id, Whole, type Same, type SameFields } from './shared.js';
 
 const Target = Type.Union([
   Type.Literal('login'),
@@ -88,6 +91,11 @@ export const FaultRuleInputSchema = Type.Object({
   seed: Type.Optional(Type.Integer({ minimum: FAULT_RANGES.seed[0], maximum: FAULT_RANGES.seed[1] })),
   label: Type.Optional(Type.String({ maxLength: 200 })),
 });
+
+const sameRules: SameFields<Static<typeof FaultRuleInputSchema>, FaultRuleInput> = true;
+const sameActions: SameFields<Static<typeof FaultActionSchema>, FaultAction> = true;
+const sameMatches: SameFields<Static<ReturnType<typeof faultMatchSchema>>, FaultMatch> = true;
+void [sameRules, sameActions, sameMatches];
 
 const Filter = {
   target: Type.Optional(TrafficTargetSchema),

@@ -10,7 +10,7 @@ import {
 } from '../scenario-types.js';
 import { FaultRuleInputSchema, TriggerRequestSchema } from './faults.js';
 import { PlayerActionSchema } from './player.js';
-import { Empty, Id, type Same } from './shared.js';
+import { Empty, Id, type Same, type SameFields } from './shared.js';
 import type { PlaybackState } from '../types.js';
 import type { PlayerMachineState } from '../player-types.js';
 import { MAX_CLOCK_SPEED, MAX_CLOCK_STEP_MS } from './core.js';
@@ -143,19 +143,8 @@ export const ScenarioStepSchema = Type.Union([
   }),
 ]);
 
-/**
- * The schema a saved scenario is checked by and the type the engine runs it as, kept as one: each
- * step's fields the same by name (an optional field missing on either side would pass a plain
- * assignability check), and their types assignable both ways.
- */
-type SchemaStep = Static<typeof ScenarioStepSchema>;
-type FieldsOf<Steps, Kind> = keyof Extract<Steps, { type: Kind }>;
-type StepKind = ScenarioStep['type'] | SchemaStep['type'];
-/** `false` for a kind of step whose field names differ between the two (`Same` is `never` there). */
-type SameFieldNames = {
-  [Kind in StepKind]: [Same<FieldsOf<ScenarioStep, Kind>, FieldsOf<SchemaStep, Kind>>] extends [never] ? false : true;
-}[StepKind];
-const sameSteps: [Same<SchemaStep, ScenarioStep>, SameFieldNames] extends [true, true] ? true : never = true;
+/** The schema a saved scenario is checked by and the type the engine runs it as, kept as one. */
+const sameSteps: SameFields<Static<typeof ScenarioStepSchema>, ScenarioStep> = true;
 void sameSteps;
 
 export type StoredScenarioView = Scenario & { lastReport: ScenarioReport | null };

@@ -4,10 +4,27 @@ import Type from 'typebox';
 /**
  * A schema spelled out beside the API type it checks (a union mapped from a list has no static type):
  * `true` only when each is assignable to the other, so that the two cannot drift apart unseen.
- * Optional fields escape it (an object without one is assignable to one with it): compare those by
- * name where they matter (commands/scenarios.ts).
+ * Optional fields escape it (an object without one is assignable to one with it): `SameFields`
+ * compares them by name too.
  */
 export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+
+/**
+ * `true` when two objects have the same field names and each is assignable to the other; for unions
+ * tagged by `type` (a scenario's steps, a fault's actions), member by member. `never` otherwise: give
+ * each check a const of its own, since `never` is assignable to `true` inside a tuple or a condition.
+ */
+export type SameFields<A, B> = [Same<A, B>] extends [never] ? never : FieldNamesAgree<A, B> extends true ? true : never;
+type Kind<T> = T extends { type: infer K extends PropertyKey } ? K : never;
+type FieldsOf<T, K> = keyof Extract<T, { type: K }>;
+/** Per member: `false` where the names differ (`Same` is `never` there, which a union would drop). */
+type FieldNamesAgree<A, B> = [Kind<A> | Kind<B>] extends [never]
+  ? [Same<keyof A, keyof B>] extends [never]
+    ? false
+    : true
+  : {
+      [K in Kind<A> | Kind<B>]: [Same<FieldsOf<A, K>, FieldsOf<B, K>>] extends [never] ? false : true;
+    }[Kind<A> | Kind<B>];
 
 export const Empty = Type.Object({});
 export const Id = Type.Object({ id: Type.String({ minLength: 1 }) });
