@@ -49,6 +49,17 @@ async function checkOwn(t: TestContext, options: DefectiveServerOptions) {
   return checkServer(engine, own.baseUrl, own.authorization);
 }
 
+/** How many windows a run of the defective server asks for, where nothing is wrong: an edit at the end is counted from it. */
+async function windowsOfACleanRun(): Promise<number> {
+  const clean = await startDefectiveServer({});
+  try {
+    await checkServer(engine, clean.baseUrl, clean.authorization);
+    return clean.windowsServed();
+  } finally {
+    await clean.close();
+  }
+}
+
 /** A defect whose server goes silent: its run waits out a player's 10 s of real time, so it has a test of its own, run beside the other. */
 const SILENT: Defect = 'hangsAfterSixTracks';
 
@@ -337,6 +348,24 @@ describe('a server wrong in one way fails that one case', () => {
     );
   });
 
+  it('passes a track renamed under its id by an edit, its file the same (outsider audit)', async () => {
+    const { run } = await check({
+      editedFromWindow: { window: 20, track: { item: 'item-3', name: 'Track 3 (Remastered)' } },
+    });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.outcome).toBe('pass');
+  });
+
+  it('fails another file under an id, edit or not: a player keeps the audio it cached under the id', async () => {
+    const { run } = await check({
+      editedFromWindow: { window: 20, track: { item: 'item-3', name: 'Track 3', file: 'item-3-other' } },
+    });
+    expect(failed(run)).toEqual(['item-window.stable-identity']);
+    expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.message).toMatch(
+      /^expected item-3 to name one track, got "Track 3" \(https:\/\/media\.example\/item-3\.mp3\) in GET \S+ and "Track 3" \(https:\/\/media\.example\/item-3-other\.mp3\) in GET \S+, across an edit \(queueVersion "v1", then "v2": another file under an id is a reused id, edit or not\)/,
+    );
+  });
+
   it('names both answers where an id names two tracks', async () => {
     const { run } = await check({ defects: ['reusesIds'] });
     expect(run.cases.find((c) => c.id === 'item-window.stable-identity')!.message).toMatch(
@@ -406,6 +435,35 @@ describe('what the rest of the run says, held to what its first cases settled (a
     expect(run.cases.find((c) => c.id === 'version.throughout')!.message).toMatch(
       /^the windows' version moved \d+ times after the version case; asked back to back 3 times then, 250 ms apart, they never agreed \(GET \/version said "v-t\d+", the window "v-t\d+", GET \/version again "v-t\d+"; .*\): a version that moves with nothing edited/,
     );
+  });
+
+  it.each([
+    ['its last window', 0],
+    ['its last window but one', 1],
+    ['its last window but three', 3],
+  ])(
+    'fails a /version that an edit left behind, the edit at %s: asked back to back at the end (outsider audit)',
+    async (_, fromEnd) => {
+      // A short queue's play polls once after an edit, or not at all: seen once, a disagreement
+      // only warned, and the run passed (outsider audit). The edit falls at the end, counted on a
+      // run of the same server without it.
+      const { run } = await check({
+        editedFromWindow: { window: (await windowsOfACleanRun()) - fromEnd, versionLeftBehind: true },
+      });
+      expect(failed(run)).toEqual(['version.throughout']);
+      // Seen twice in the play, the disagreement fails as it did; seen once or not at all, asked again at the end.
+      expect(run.cases.find((c) => c.id === 'version.throughout')!.message).toMatch(
+        /^GET \/version (said "v1" while the window fetched right after it still carried "v2" .*, \d+ times in the run|keeps answering one version and the windows another: asked back to back 3 times then, 250 ms apart, they never agreed \(GET \/version said "v1", the window "v2", GET \/version again "v1";)/,
+      );
+    },
+  );
+
+  it.each([0, 1, 3])('passes the same edit with /version following it, %i windows before the end', async (fromEnd) => {
+    const { run } = await check({
+      editedFromWindow: { window: (await windowsOfACleanRun()) - fromEnd, versionLeftBehind: false },
+    });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'version.throughout')!.outcome).toBe('warn');
   });
 
   it("fails the player's windows at the queue's end that say includesEndOfQueue false, which the walk never fetched", async () => {
@@ -648,6 +706,25 @@ describe("valid servers that are not the reference server's habit", () => {
     });
     expect(failed(run)).toEqual([]);
     expect(run.cases.find((c) => c.id === 'version.throughout')!.outcome).toBe('warn');
+  });
+
+  it.each(['context', 'itemWindow', 'version', 'timePlayed'] as const)(
+    'asks again, 2 s later, a request to %s whose connection the server broke once after holding it, as a player would, and passes (outsider audit)',
+    async (endpoint) => {
+      // Held over 1 s: not a kept connection closed as the request arrived, which is sent again at once.
+      const { run } = await check({ dropsRequests: { endpoint, times: 1, afterMs: 1_100 } });
+      expect(failed(run)).toEqual([]);
+      expect(run.status).toBe('passed');
+    },
+  );
+
+  it('asks again only a few times in a run: a server that breaks every report fails its cases, soon', async () => {
+    const started = Date.now();
+    const { run } = await check({ dropsRequests: { endpoint: 'timePlayed', times: Infinity } });
+    expect(failed(run)).toEqual(expect.arrayContaining(['time-played.update', 'time-played.final']));
+    expect(run.cases.find((c) => c.id === 'time-played.update')!.message).toMatch(/ECONNRESET/);
+    // Three retries in all, 2 s apart: not three for every report the run sends.
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('a 503 with Retry-After is asked again as a player would, and passes', async () => {

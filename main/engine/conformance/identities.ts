@@ -9,13 +9,28 @@
  * leaves out is not compared. The same path on another host, or one name and file under another
  * path (a URL signed in its path), is noted apart (`placeChanges`): one file in two places, or two
  * files, which only the server can tell.
+ *
+ * Across an edit (windows of two queueVersions) an id is held to its audio only: changing an item
+ * is an edit (console.md §4), and a track renamed under its id, its file the same, is that track
+ * still (outsider audit: the console's own server, an item renamed through its admin API, failed).
+ * Another file under the id is a reused id, edit or not: a player keeps the audio it cached under
+ * an id.
  */
 import { isObject } from '../api/is-object.js';
 import { idOf, type WindowView } from './window-view.js';
 import { requestLine, type Answer } from './server.js';
-import { describeTrack, otherPlace, otherTrack, trackOf, type TrackIdentity } from '../player/contract-check.js';
+import { isVersion } from './version-answer.js';
+import {
+  describeTrack,
+  fileOf,
+  otherPlace,
+  otherTrack,
+  trackOf,
+  type TrackIdentity,
+} from '../player/contract-check.js';
 
-type Seen = TrackIdentity & { answer: Answer };
+/** An id's track as the newest window that named it gave it, with that window's queueVersion. */
+type Seen = TrackIdentity & { answer: Answer; version: unknown };
 
 export class TrackIdentities {
   /** Windows and items with a track seen. */
@@ -38,22 +53,28 @@ export class TrackIdentities {
       const track = isObject(item) && isObject(item.track) ? item.track : null;
       if (id === null || !track) continue;
       this.items++;
-      const now: Seen = { ...trackOf(track), answer: view.answer };
+      const now: Seen = { ...trackOf(track), answer: view.answer, version: view.queueVersion };
       const before = this.seen.get(id);
       if (!before) {
         this.seen.set(id, now);
         continue;
       }
-      if (!otherTrack(before, now)) {
-        const place = this.saidPlace.has(id) ? null : otherPlace(before, now);
+      const edited = before.version !== now.version && isVersion(before.version) && isVersion(now.version);
+      if (edited ? !otherFile(before, now) : !otherTrack(before, now)) {
+        const place = this.saidPlace.has(id) ? null : edited ? placeOf(before, now) : otherPlace(before, now);
         if (place) this.notePlace(id, place, before, now);
+        // Renamed with an edit: the windows of the new version are held to the new name.
+        if (edited) this.seen.set(id, now);
         continue;
       }
+      const across = edited
+        ? `, across an edit (queueVersion ${JSON.stringify(before.version)}, then ${JSON.stringify(now.version)}: another file under an id is a reused id, edit or not)`
+        : '';
       this.conflicts.push(
-        `expected ${id} to name one track, got ${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}`,
+        `expected ${id} to name one track, got ${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}${across}`,
       );
       this.evidence.add(before.answer).add(now.answer);
-      this.seen.set(id, { name: undefined, media: undefined, answer: now.answer });
+      this.seen.set(id, { name: undefined, media: undefined, answer: now.answer, version: now.version });
     }
   }
 
@@ -77,3 +98,16 @@ export class TrackIdentities {
 
 /** Place changes told in full (a case lists three findings: these and the count of the rest); a CDN that rotates hosts or signs paths does it for every id. */
 const PLACE_CHANGES_SAID = 2;
+
+/** Across an edit: whether the id's audio is another file (a path that ends in another file; the same file under a path signed anew is a place). */
+function otherFile(was: TrackIdentity, now: TrackIdentity): boolean {
+  if (was.mediaPath === undefined || now.mediaPath === undefined || was.mediaPath === now.mediaPath) return false;
+  const file = fileOf(was.mediaPath);
+  return file === '' || file !== fileOf(now.mediaPath);
+}
+
+/** Across an edit, where one file is when not at one URL: another host, or another path to it. */
+function placeOf(was: TrackIdentity, now: TrackIdentity): 'host' | 'path' | null {
+  if (was.media === undefined || now.media === undefined || was.media === now.media) return null;
+  return was.mediaPath === now.mediaPath ? 'host' : 'path';
+}

@@ -334,7 +334,8 @@ describe('conformance runs across a restart', () => {
 
   it('is stopped, not unreachable, when stopped while it asks whether anything is there (review)', async () => {
     const engine = await engineOn(null);
-    // /context drops its connection at once; /itemWindow, the probe's, is held.
+    // /context drops its connection at once (asked again three times, 2 s apart, as a player
+    // would); /itemWindow, the probe's, is held.
     const held: Socket[] = [];
     const server = createNetServer((socket) => {
       socket.on('error', () => undefined);
@@ -347,7 +348,7 @@ describe('conformance runs across a restart', () => {
     try {
       const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/q/v2.3/`;
       const id = await start(engine, { baseUrl });
-      await expect.poll(() => held.length, { timeout: 5_000 }).toBeGreaterThan(0);
+      await expect.poll(() => held.length, { timeout: 12_000 }).toBeGreaterThan(0);
       const { body } = await admin(engine, 'POST', `/conformance/runs/${id}/stop`);
       expect(body).toMatchObject({ status: 'failed', error: { kind: 'stopped' } });
     } finally {

@@ -8,7 +8,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EngineClock } from '../clock/clock.js';
 import type { CloudQueueClient, PlayerExchange } from '../player/client.js';
-import { clampRetryAfter, FOREGROUND_RETRY_LIMIT, parseRetryAfter } from '../player/retry.js';
+import { clampRetryAfter, FOREGROUND_RETRY_LIMIT, INCOMPLETE_RETRY_WAIT_MS, parseRetryAfter } from '../player/retry.js';
 import type { PlaybackReport, Reason } from '../player/wire.js';
 
 /** The header that names the case a request belongs to, so integrators find it in their own logs. */
@@ -71,6 +71,7 @@ export class CheckedServer {
     /** The case whose requests these are: each carries it as `X-Conformance-Case`. */
     readonly caseId?: string,
     private readonly inFlight = new InFlight(),
+    private readonly dropped = new DroppedRetries(),
   ) {}
 
   /** The same server, for the requests of case `id`. */
@@ -83,6 +84,7 @@ export class CheckedServer {
       this.host,
       id,
       this.inFlight,
+      this.dropped,
     );
   }
 
@@ -136,16 +138,24 @@ export class CheckedServer {
 
   /**
    * A 503 is asked again as a player would (docs/contract/platform.md §7.2: up to 3 times, after
-   * Retry-After clamped to 2–10 s): a server that is briefly unavailable is right. Each answer
-   * counts (errors.retry-after judges the 503s); a case judges the last.
+   * Retry-After clamped to 2–10 s): a server that is briefly unavailable is right. So is a request
+   * whose connection the server broke (a reset, a body cut short: §7.2's incomplete request, asked
+   * again 2 s later), as long as the run's few such retries last (`DroppedRetries`): a server
+   * that drops a connection now and then is right, one that drops them all is judged on its
+   * answers without 6 s more a request (outsider audit: one dropped connection failed `context`).
+   * Each answer counts (errors.retry-after judges the 503s); a case judges the last.
    */
   private async patiently(send: () => Promise<PlayerExchange>): Promise<Answer> {
-    for (let retry = 0; ; retry++) {
+    for (let busy = 0; ;) {
       // Heard (onAnswer) before it counts as settled.
       const answer = await this.inFlight.track(send().then((exchange) => this.answer(exchange)));
-      if (answer.status !== 503 || answer.exchange.fault || retry >= FOREGROUND_RETRY_LIMIT) return answer;
+      let waitMs: number;
+      if (answer.exchange.failure?.dropped && this.dropped.take()) waitMs = INCOMPLETE_RETRY_WAIT_MS;
+      else if (answer.status === 503 && !answer.exchange.fault && busy++ < FOREGROUND_RETRY_LIMIT)
+        waitMs = retryAfterMs(answer);
+      else return answer;
       try {
-        await delay(retryAfterMs(answer), undefined, this.signal ? { signal: this.signal } : {});
+        await delay(waitMs, undefined, this.signal ? { signal: this.signal } : {});
       } catch {
         return answer;
       }
@@ -184,6 +194,17 @@ export class CheckedServer {
     };
     this.onAnswer(answer);
     return answer;
+  }
+}
+
+/** A run's retries of requests whose connection the server broke: a player's three (§7.2), for the whole run. */
+class DroppedRetries {
+  private left = FOREGROUND_RETRY_LIMIT;
+
+  take(): boolean {
+    if (this.left === 0) return false;
+    this.left--;
+    return true;
   }
 }
 

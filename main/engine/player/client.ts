@@ -337,7 +337,11 @@ export class CloudQueueClient {
           ? { kind: 'incomplete', message: unreadable.message, unreadable: true }
           : error instanceof UnfinishedHead || (head !== undefined && undecodable(error))
             ? { kind: 'incomplete', message: incompleteMessage(error, abort.signal, head), unreadable: true }
-            : { kind: 'incomplete', message: unreadable?.message ?? incompleteMessage(error, abort.signal, head) },
+            : {
+                kind: 'incomplete',
+                message: unreadable?.message ?? incompleteMessage(error, abort.signal, head),
+                ...(!unreadable && droppedConnection(error, abort.signal, head) ? { dropped: true as const } : {}),
+              },
         exchange,
       });
     } finally {
@@ -436,6 +440,23 @@ function incompleteMessage(error: unknown, signal: AbortSignal, head: number | u
     return `its ${head} came, but its body is not in the Content-Encoding it names (${(error as Error).message})`;
   return `its ${head} came, then the body broke off: ${why}`;
 }
+
+/**
+ * Whether a request failed on a connection the server took and then broke: a reset or a hang-up
+ * before the answer, or a body that broke off after its head. Not a timeout, a refused or
+ * unresolvable connection, an injected fault, nor an answer that came in a form no client reads.
+ */
+function droppedConnection(error: unknown, signal: AbortSignal, head: number | undefined): boolean {
+  if (signal.aborted || (error as { fault?: unknown }).fault || error instanceof UnfinishedHead || undecodable(error))
+    return false;
+  if (head !== undefined) return true;
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  const code = cause?.code ?? (error as { code?: unknown }).code;
+  return typeof code === 'string' && BROKEN_CONNECTION_CODES.has(code);
+}
+
+/** A connection made and then broken by the other side (node:http's and undici's codes for it). */
+const BROKEN_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 /**
  * zlib's and Brotli's words for bytes that are not the compressed format named (a truncated stream

@@ -40,6 +40,12 @@ export interface Failure {
   rejectedReason?: string;
   message: string;
   /**
+   * An incomplete request on a connection the server took and then broke before a complete answer
+   * (a reset, a hang-up, a body cut short): not a timeout, not a connection that was never made.
+   * A player's retry 2 s later may get past it (§7.2); a conformance run asks again as it would.
+   */
+  dropped?: true;
+  /**
    * The server answered, but with what no HTTP client reads (headers over its limit or that never
    * end, an answer that breaks HTTP's rules, a redirect loop): an incomplete request like any other
    * to the player, yet the server is there, which a conformance run must not call unreachable.

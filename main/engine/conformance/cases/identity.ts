@@ -1,9 +1,9 @@
 /**
  * An item id names one track for the life of the queue (docs/contract/console.md §4: ids are never
- * reused): across every window the run fetched, the same id carries the same track. A reused id
- * made a real player keep the track it had cached under that id and seek slowly through the
- * wrong audio. The run tells tracks apart as the windows come (`identities.ts`); this case says
- * what it found.
+ * reused): across every window the run fetched, the same id carries the same track, and across an
+ * edit the same file (a track renamed by an edit is that track still). A reused id made a real
+ * player keep the track it had cached under that id and seek slowly through the wrong audio. The
+ * run tells tracks apart as the windows come (`identities.ts`); this case says what it found.
  */
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { RULE } from '../rules.js';

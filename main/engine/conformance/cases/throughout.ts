@@ -55,17 +55,12 @@ export const versionThroughout: ConformanceCase = {
   async run({ facts, server, now, deadlineAt }: CaseContext): Promise<Verdict> {
     const trail = facts.trail.versions;
     if (!trail.watching) return skip('the version case did not run');
+    const probeWithin = deadlineAt === undefined ? Infinity : deadlineAt - now() - LEFT_FOR_THE_LAST_MS;
     // Moved more than once: edits, or a version that moves by itself (a clock, a counter). Asked as
     // the version case asks, /version, a window and /version back to back, a server whose /version
     // moves with nothing edited in between shows it (audit: such a server only warned).
     const moving =
-      trail.changed >= 2
-        ? await withinTime(
-            movesByItself(server, trail.changed),
-            deadlineAt === undefined ? Infinity : deadlineAt - now() - LEFT_FOR_THE_LAST_MS,
-            null,
-          )
-        : null;
+      trail.changed >= 2 ? await withinTime(stillDisagree(server, trail.changed), probeWithin, null) : null;
     if (moving) return fail(moving.message, moving.evidence);
     const [first] = trail.disagreements;
     if (first && trail.disagreed >= 2) {
@@ -74,6 +69,14 @@ export const versionThroughout: ConformanceCase = {
         trail.disagreements.flatMap((d) => [d.poll, d.window]),
       );
     }
+    // Moved once, or disagreed once (and not asked above): an edit, or a /version the edit left behind. A short queue's
+    // play polls once after an edit, or not at all (outsider audit: such a server passed); asked
+    // back to back the same way, a /version left behind disagrees in every ask.
+    const behind =
+      trail.changed < 2 && trail.changed + trail.disagreed > 0
+        ? await withinTime(stillDisagree(server, trail.changed), probeWithin, null)
+        : null;
+    if (behind) return fail(behind.message, behind.evidence);
     const notes: string[] = [];
     if (first)
       notes.push(
@@ -99,24 +102,27 @@ export const versionThroughout: ConformanceCase = {
   },
 };
 
-/** Back-to-back asks a version that moves by itself fails in every one of (a queue edited at that instant agrees in the next). */
+/** Back-to-back asks a version that moves by itself, or one left behind, fails in every one of (a queue edited at that instant agrees in the next). */
 export const MOVING_PROBES = 3;
 /** Wall ms between two back-to-back asks. */
 const BETWEEN_PROBES_MS = 250;
 
 /**
  * GET /version, a window and GET /version again, back to back: a /version that answers the
- * window's version and then another within the same moment moves by itself. Asked again, up to
+ * window's version and then another within the same moment moves by itself; one that answers
+ * the same version twice, and the window another, was left behind by an edit. Asked again, up to
  * MOVING_PROBES times, when they disagree, with one more /version between probes: a real edit
  * may fall between two asks of one probe (audit: a queue edited every 20 ms, or at every other
- * poll, failed), a clock or a counter falls in every one. Null when one probe agrees (or a request did not answer, which other cases judge).
+ * poll, failed), a clock, a counter or a stuck /version falls in every one. Null when one probe
+ * agrees (or a request did not answer, which other cases judge).
  */
-async function movesByItself(
+async function stillDisagree(
   server: CheckedServer,
   moved: number,
 ): Promise<{ message: string; evidence: Answer[] } | null> {
   const said: string[] = [];
   const evidence: Answer[] = [];
+  let stuck = true;
   for (let probe = 0; probe < MOVING_PROBES; probe++) {
     if (probe > 0) {
       await delay(BETWEEN_PROBES_MS);
@@ -131,13 +137,20 @@ async function movesByItself(
     if (!isWindow(view) || typeof first !== 'string' || typeof second !== 'string' || !isVersion(view.queueVersion))
       return null;
     if (first === view.queueVersion && second === view.queueVersion) return null;
+    if (first !== second) stuck = false;
     said.push(
       `GET /version said ${JSON.stringify(first)}, the window ${JSON.stringify(view.queueVersion)}, GET /version again ${JSON.stringify(second)}`,
     );
     evidence.push(before, answer, after);
   }
+  const asked = `asked back to back ${MOVING_PROBES} times then, ${BETWEEN_PROBES_MS} ms apart, they never agreed (${said.join('; ')})`;
   return {
-    message: `the windows' version moved ${n(moved)} times after the version case; asked back to back ${MOVING_PROBES} times then, ${BETWEEN_PROBES_MS} ms apart, they never agreed (${said.join('; ')}): a version that moves with nothing edited in between has a player fetch its window again at every poll (a queue edited at every one of those moments reads the same)`,
+    message:
+      moved >= 2
+        ? `the windows' version moved ${n(moved)} times after the version case; ${asked}: a version that moves with nothing edited in between has a player fetch its window again at every poll (a queue edited at every one of those moments reads the same)`
+        : stuck
+          ? `GET /version keeps answering one version and the windows another: ${asked}. A player polls /version to learn that the queue changed; a /version that disagrees with the windows has it fetch its window at every poll, or never see an edit`
+          : `GET /version and the windows disagree: ${asked}. A player polls /version to learn that the queue changed; one that disagrees with the windows has it fetch its window at every poll`,
     evidence,
   };
 }

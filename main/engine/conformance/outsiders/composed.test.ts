@@ -23,7 +23,15 @@ describe('check against valid servers drawn at random', () => {
   it('draws every freedom, edits among them, and keeps a server that never shows earlier items from skipping back', () => {
     const drawn = fc.sample(recipes, { seed: 7, numRuns: 400 });
     const kinds = new Set(drawn.flatMap((r) => r.edits.map((edit) => edit.kind)));
-    expect([...kinds].sort()).toEqual(['append', 'policy', 'prepend', 'remove-first', 'remove-last', 'remove-middle']);
+    expect([...kinds].sort()).toEqual([
+      'append',
+      'policy',
+      'prepend',
+      'remove-first',
+      'remove-last',
+      'remove-middle',
+      'rename-middle',
+    ]);
     expect(new Set(drawn.map((r) => r.transfer)).size).toBe(5);
     expect(new Set(drawn.map((r) => r.base)).size).toBe(4);
     expect(drawn.some((r) => r.edits.length === 2)).toBe(true);

@@ -49,13 +49,21 @@ export interface Recipe {
 }
 
 export interface Edit {
-  kind: 'append' | 'prepend' | 'remove-first' | 'remove-last' | 'remove-middle' | 'policy';
+  kind: 'append' | 'prepend' | 'remove-first' | 'remove-last' | 'remove-middle' | 'rename-middle' | 'policy';
   after: 'poll' | 'window';
   n: number;
 }
 
 const anEdit: fc.Arbitrary<Edit> = fc.record({
-  kind: fc.constantFrom<Edit['kind']>('append', 'prepend', 'remove-first', 'remove-last', 'remove-middle', 'policy'),
+  kind: fc.constantFrom<Edit['kind']>(
+    'append',
+    'prepend',
+    'remove-first',
+    'remove-last',
+    'remove-middle',
+    'rename-middle',
+    'policy',
+  ),
   after: fc.constantFrom<Edit['after']>('poll', 'window'),
   n: fc.integer({ min: 1, max: 40 }),
 });
@@ -276,6 +284,14 @@ function editedQueue(list: QueueItem[], kind: Edit['kind'], added: () => QueueIt
     case 'remove-middle': {
       const at = Math.floor(list.length / 2);
       return [[...list.slice(0, at), ...list.slice(at + 1)], list.length > 0];
+    }
+    case 'rename-middle': {
+      // The same file under a corrected name: that track still (console.md §4, changing an item).
+      const at = Math.floor(list.length / 2);
+      const item = list[at];
+      if (!item) return [list, false];
+      const renamed = { ...item, track: { ...item.track, name: `${String(item.track.name)} (renamed)` } };
+      return [[...list.slice(0, at), renamed, ...list.slice(at + 1)], true];
     }
     case 'policy':
       return [list, true];

@@ -4,6 +4,7 @@
  * and no other). Plain node:http, a plain array queue, one access token.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 
 /** Each defect, and the one case it must fail. */
@@ -142,6 +143,16 @@ export interface DefectiveServerOptions {
   versionStaleAfter?: number;
   /** From this window on (1-based), each window carries a new queueVersion with nothing edited. */
   newVersionFromWindow?: number;
+  /**
+   * From this window on (1-based) the queue was edited once: its windows carry "v2", and GET /version
+   * too, or (`versionLeftBehind`) keeps answering "v1". The edit may change one item's track: its
+   * name, or its file (`item-3.mp3` → `${file}.mp3`).
+   */
+  editedFromWindow?: {
+    window: number;
+    versionLeftBehind?: boolean;
+    track?: { item: string; name?: string; file?: string };
+  };
   /** The play-through's windows that hold the last item say includesEndOfQueue false. */
   endFalseForPlayer?: boolean;
   /**
@@ -169,6 +180,11 @@ export interface DefectiveServerOptions {
   forgetsInCase?: string;
   /** Right after answering the `poll`-th GET /version of case `caseId`, the queue is edited validly: windows carry a new version. */
   bumpsAfterPolls?: { caseId: string; poll: number }[];
+  /**
+   * The first `times` requests to `endpoint` have their connection reset once the request is in
+   * (after holding it `afterMs`), no answer sent.
+   */
+  dropsRequests?: { endpoint: 'context' | 'itemWindow' | 'version' | 'timePlayed'; times: number; afterMs?: number };
   /** The context says canSkipBack false. */
   noSkipBack?: boolean;
   /** These items carry their own policies `{canSkipBack: false}`, and a window asked around one starts at it. */
@@ -194,6 +210,8 @@ export interface DefectiveServer {
   cases: (string | undefined)[];
   /** The X-Conformance-Case of each skip refused past `skipBudget`. */
   refusedSkips: (string | undefined)[];
+  /** Windows answered so far (what `…FromWindow` options count). */
+  windowsServed(): number;
   close(): Promise<void>;
 }
 
@@ -217,6 +235,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   const ids = Array.from({ length: count }, (_, i) => `item-${i + 1}`);
   let windowsServed = 0;
   const edited = () => options.endFalseOnceEditedAt !== undefined && windowsServed >= options.endFalseOnceEditedAt;
+  const editedOnce = () => options.editedFromWindow !== undefined && windowsServed >= options.editedFromWindow.window;
   if (defects.has('duplicateIds') && count > 20) ids[20] = ids[3]!;
   const requests: string[] = [];
   const urls: string[] = [];
@@ -229,6 +248,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   let skipsLeft = options.skipBudget ?? Infinity;
   let busyLoads = 0;
   let polls = 0;
+  let dropped = 0;
   let movedVersion: string | undefined;
   let walkWindows = 0;
   let reasonsWindows = 0;
@@ -262,6 +282,12 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     urls.push(request.url ?? '/');
     const caseId = request.headers['x-conformance-case'];
     cases.push(typeof caseId === 'string' ? caseId : undefined);
+    if (options.dropsRequests?.endpoint === endpoint && dropped < options.dropsRequests.times) {
+      dropped++;
+      if (options.dropsRequests.afterMs) await delay(options.dropsRequests.afterMs);
+      request.socket.resetAndDestroy();
+      return;
+    }
     const authorization = request.headers.authorization;
     // Read before the token is checked: a defect takes some reports without one.
     let reportBody = '';
@@ -337,6 +363,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       const byCase = (casePolls.get(cases.at(-1)) ?? 0) + 1;
       casePolls.set(cases.at(-1), byCase);
       if (edited()) movedVersion = 'v2';
+      if (editedOnce() && options.editedFromWindow?.versionLeftBehind !== true) movedVersion = 'v2';
       if (options.versionMovesFromPoll !== undefined && polls >= options.versionMovesFromPoll)
         movedVersion = `v-t${polls}`;
       const stale = options.versionStaleAfter !== undefined && polls > options.versionStaleAfter;
@@ -484,11 +511,13 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       const other = defects.has('reusesIds') && itemId !== null && from + k >= 10 ? ' (another)' : '';
       const host = options.rotatesMediaHosts ? `edge-${windowsServed % 3}.media.example` : 'media.example';
       const signed = options.rotatesMediaHosts ? `?sig=${windowsServed}` : '';
-      const media = `https://${host}/${id}${other ? '-another' : ''}.mp3${signed}`;
+      const changed =
+        editedOnce() && options.editedFromWindow?.track?.item === id ? options.editedFromWindow.track : null;
+      const media = `https://${host}/${changed?.file ?? `${id}${other ? '-another' : ''}`}.mp3${signed}`;
       return {
         id: options.renamesEveryWindow ? `${id}-r${windowsServed}` : id,
         track: {
-          name: `Track ${namedById ? id : from + k + 1}${other}`,
+          name: changed?.name ?? `Track ${namedById ? id : from + k + 1}${other}`,
           ...(defects.has('tracksWithoutMediaUrl') ? {} : { mediaUrl: media }),
           durationMillis: options.trackMillis ?? 180_000,
           ...(options.itemNotes ? { notes: 'n'.repeat(options.itemNotes) } : {}),
@@ -513,7 +542,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
               options.newVersionEveryWindow ||
               (options.newVersionFromWindow !== undefined && windowsServed >= options.newVersionFromWindow)
                 ? `v${windowsServed}`
-                : (movedVersion ?? 'v1'),
+                : editedOnce()
+                  ? 'v2'
+                  : (movedVersion ?? 'v1'),
           }),
       items,
     });
@@ -529,6 +560,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     urls,
     cases,
     refusedSkips,
+    windowsServed: () => windowsServed,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
