@@ -10,24 +10,18 @@
  * path (a URL signed in its path), is noted apart (`placeChanges`): one file in two places, or two
  * files, which only the server can tell.
  *
- * Across an edit (windows of two queueVersions) an id is held to its audio only: changing an item
- * is an edit (console.md §4), and a track renamed under its id, its file the same, is that track
- * still (outsider audit: the console's own server, an item renamed through its admin API, failed).
- * Another file under the id is a reused id, edit or not: a player keeps the audio it cached under
- * an id.
+ * Across an edit (windows of two queueVersions) a new name under the same media path is said,
+ * not failed (`renames`): changing an item is an edit (console.md §4), and a track renamed under
+ * its id, its file the same, is that track still (outsider audit: the console's own server, an
+ * item renamed through its admin API, failed); an id given to another track whose URL is made
+ * from the id looks the same from outside, which only the server can tell. Another path is judged
+ * as within one version: a reused id, edit or not (a player keeps the audio it cached under an id).
  */
 import { isObject } from '../api/is-object.js';
 import { idOf, type WindowView } from './window-view.js';
 import { requestLine, type Answer } from './server.js';
 import { isVersion } from './version-answer.js';
-import {
-  describeTrack,
-  fileOf,
-  otherPlace,
-  otherTrack,
-  trackOf,
-  type TrackIdentity,
-} from '../player/contract-check.js';
+import { describeTrack, otherPlace, otherTrack, trackOf, type TrackIdentity } from '../player/contract-check.js';
 
 /** An id's track as the newest window that named it gave it, with that window's queueVersion. */
 type Seen = TrackIdentity & { answer: Answer; version: unknown };
@@ -42,6 +36,10 @@ export class TrackIdentities {
   readonly conflicts: string[] = [];
   /** One sentence per id whose media came from two hosts or paths, the first few (`placeChanged` counts them all). */
   readonly placeChanges: string[] = [];
+  /** One sentence per id renamed across an edit under the same media path, the first few (`renamed` counts them all). */
+  readonly renames: string[] = [];
+  /** Ids renamed across an edit under the same media path. */
+  renamed = 0;
   readonly evidence = new Set<Answer>();
   /** Ids whose media came from two hosts or paths: each said once. */
   private readonly saidPlace = new Set<string>();
@@ -60,15 +58,18 @@ export class TrackIdentities {
         continue;
       }
       const edited = before.version !== now.version && isVersion(before.version) && isVersion(now.version);
-      if (edited ? !otherFile(before, now) : !otherTrack(before, now)) {
-        const place = this.saidPlace.has(id) ? null : edited ? placeOf(before, now) : otherPlace(before, now);
+      if (edited && renamedInPlace(before, now)) {
+        this.noteRename(id, before, now);
+        this.seen.set(id, now);
+        continue;
+      }
+      if (!otherTrack(before, now)) {
+        const place = this.saidPlace.has(id) ? null : otherPlace(before, now);
         if (place) this.notePlace(id, place, before, now);
-        // Renamed with an edit: the windows of the new version are held to the new name.
-        if (edited) this.seen.set(id, now);
         continue;
       }
       const across = edited
-        ? `, across an edit (queueVersion ${JSON.stringify(before.version)}, then ${JSON.stringify(now.version)}: another file under an id is a reused id, edit or not)`
+        ? `, across an edit (queueVersion ${JSON.stringify(before.version)}, then ${JSON.stringify(now.version)}: another media path under an id is a reused id, edit or not)`
         : '';
       this.conflicts.push(
         `expected ${id} to name one track, got ${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}${across}`,
@@ -81,6 +82,14 @@ export class TrackIdentities {
   /** Ids whose media came from two hosts or paths. */
   get placeChanged(): number {
     return this.saidPlace.size;
+  }
+
+  private noteRename(id: string, before: Seen, now: Seen): void {
+    if (++this.renamed > RENAMES_SAID) return;
+    this.renames.push(
+      `${id} was renamed across an edit under the same media path, ${describeTrack(before)} in ${requestLine(before.answer)} (queueVersion ${JSON.stringify(before.version)}) and ${describeTrack(now)} in ${requestLine(now.answer)} (${JSON.stringify(now.version)}): one track if the file is the same recording (its name corrected), another under a reused id if not`,
+    );
+    this.evidence.add(before.answer).add(now.answer);
   }
 
   private notePlace(id: string, place: 'host' | 'path', before: Seen, now: Seen): void {
@@ -99,15 +108,16 @@ export class TrackIdentities {
 /** Place changes told in full (a case lists three findings: these and the count of the rest); a CDN that rotates hosts or signs paths does it for every id. */
 const PLACE_CHANGES_SAID = 2;
 
-/** Across an edit: whether the id's audio is another file (a path that ends in another file; the same file under a path signed anew is a place). */
-function otherFile(was: TrackIdentity, now: TrackIdentity): boolean {
-  if (was.mediaPath === undefined || now.mediaPath === undefined || was.mediaPath === now.mediaPath) return false;
-  const file = fileOf(was.mediaPath);
-  return file === '' || file !== fileOf(now.mediaPath);
-}
+/** Renames told in full; the rest are counted. */
+const RENAMES_SAID = 2;
 
-/** Across an edit, where one file is when not at one URL: another host, or another path to it. */
-function placeOf(was: TrackIdentity, now: TrackIdentity): 'host' | 'path' | null {
-  if (was.media === undefined || now.media === undefined || was.media === now.media) return null;
-  return was.mediaPath === now.mediaPath ? 'host' : 'path';
+/** Across an edit: the same media path (any host) under another name. */
+function renamedInPlace(was: TrackIdentity, now: TrackIdentity): boolean {
+  return (
+    was.name !== undefined &&
+    now.name !== undefined &&
+    was.name !== now.name &&
+    was.mediaPath !== undefined &&
+    was.mediaPath === now.mediaPath
+  );
 }

@@ -244,6 +244,10 @@ export class ConformanceRuns {
     // GET is: a player's retry gets past it (§7.2), and the case has only its one try.
     const http = keepAliveTransport(undefined, undefined, 'any');
     const deadline = new AbortController();
+    // Fired as the run ends: a request a case gave up waiting for (withinTime) is not sent again
+    // once the run's connections are closed under it (review).
+    const finished = new AbortController();
+    const over = AbortSignal.any([ending, deadline.signal, finished.signal]);
     const timeoutMs = input.timeoutMs ?? DEFAULT_CONFORMANCE_TIMEOUT_MS;
     const deadlineAt = deps.wall.now() + timeoutMs;
     const deadlineTimer = deps.wall.setTimeout(
@@ -261,10 +265,7 @@ export class ConformanceRuns {
         maxBodyBytes: input.maxBytes ?? DEFAULT_CONFORMANCE_MAX_BYTES,
         // The evidence shows the answer's headers as they came, not only those the player reads.
         allResponseHeaders: true,
-        transport: abortable(
-          faultingTransport(deps.transport ?? http.transport, deps.faults, on),
-          AbortSignal.any([ending, deadline.signal]),
-        ),
+        transport: abortable(faultingTransport(deps.transport ?? http.transport, deps.faults, on), over),
         ...(more.headers ? { headers: more.headers } : {}),
         onExchange: (exchange) => {
           evidence.expect(exchange.requestId);
@@ -276,7 +277,7 @@ export class ConformanceRuns {
     const host: PlayerHost = {
       now: () => clock.now(),
       client: ({ clock: on, headers, onExchange }) => clientOn(on, { headers, onExchange }),
-      signal: AbortSignal.any([ending, deadline.signal]),
+      signal: over,
     };
     const settle = (settled: SettledCase) => {
       const result: ConformanceCaseResult = {
@@ -317,6 +318,7 @@ export class ConformanceRuns {
     } catch (failure) {
       error = { kind: 'interrupted', message: `the run stopped: ${(failure as Error).message}` };
     } finally {
+      finished.abort(new Error('the run ended'));
       deps.wall.clearTimeout(deadlineTimer);
       evidence.close();
       clock.close();

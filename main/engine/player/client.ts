@@ -340,7 +340,7 @@ export class CloudQueueClient {
             : {
                 kind: 'incomplete',
                 message: unreadable?.message ?? incompleteMessage(error, abort.signal, head),
-                ...(!unreadable && droppedConnection(error, abort.signal, head) ? { dropped: true as const } : {}),
+                ...(!unreadable && droppedConnection(error, abort.signal) ? { dropped: true as const } : {}),
               },
         exchange,
       });
@@ -444,19 +444,20 @@ function incompleteMessage(error: unknown, signal: AbortSignal, head: number | u
 /**
  * Whether a request failed on a connection the server took and then broke: a reset or a hang-up
  * before the answer, or a body that broke off after its head. Not a timeout, a refused or
- * unresolvable connection, an injected fault, nor an answer that came in a form no client reads.
+ * unresolvable connection, an injected fault, a request this side aborted, nor an answer that
+ * came in a form no client reads.
  */
-function droppedConnection(error: unknown, signal: AbortSignal, head: number | undefined): boolean {
+function droppedConnection(error: unknown, signal: AbortSignal): boolean {
   if (signal.aborted || (error as { fault?: unknown }).fault || error instanceof UnfinishedHead || undecodable(error))
     return false;
-  if (head !== undefined) return true;
+  if ((error as { name?: unknown }).name === 'AbortError') return false;
   const cause = (error as { cause?: { code?: unknown } }).cause;
   const code = cause?.code ?? (error as { code?: unknown }).code;
   return typeof code === 'string' && BROKEN_CONNECTION_CODES.has(code);
 }
 
-/** A connection made and then broken by the other side (node:http's and undici's codes for it). */
-const BROKEN_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+/** A connection the other side broke (node:http's codes, and undici's "other side closed"). */
+const BROKEN_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 /**
  * zlib's and Brotli's words for bytes that are not the compressed format named (a truncated stream

@@ -118,7 +118,7 @@ export function otherTrack(was: TrackIdentity, now: TrackIdentity): boolean {
 }
 
 /** A media path's last segment: the file's name, which a URL signed in its path keeps. */
-export function fileOf(path: string): string {
+function fileOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 

@@ -13,6 +13,8 @@ export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : ne
  * `true` when two objects have the same field names and each is assignable to the other; for unions
  * tagged by `type` (a scenario's steps, a fault's actions), member by member. `never` otherwise: give
  * each check a const of its own, since `never` is assignable to `true` inside a tuple or a condition.
+ * Names are compared one level deep: a nested object with optional fields needs a check of its own
+ * (a step's rule and action have theirs, commands/faults.ts).
  */
 export type SameFields<A, B> = [Same<A, B>] extends [never] ? never : FieldNamesAgree<A, B> extends true ? true : never;
 type Kind<T> = T extends { type: infer K extends PropertyKey } ? K : never;

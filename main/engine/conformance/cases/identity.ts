@@ -1,9 +1,10 @@
 /**
  * An item id names one track for the life of the queue (docs/contract/console.md §4: ids are never
- * reused): across every window the run fetched, the same id carries the same track, and across an
- * edit the same file (a track renamed by an edit is that track still). A reused id made a real
- * player keep the track it had cached under that id and seek slowly through the wrong audio. The
- * run tells tracks apart as the windows come (`identities.ts`); this case says what it found.
+ * reused): across every window the run fetched, the same id carries the same track; across an
+ * edit, a new name under the same media path is said, not failed (a name corrected, or an id
+ * given to another track at a URL made from the id: only the server knows). A reused id made a
+ * real player keep the track it had cached under that id and seek slowly through the wrong audio.
+ * The run tells tracks apart as the windows come (`identities.ts`); this case says what it found.
  */
 import { Findings, skip, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { RULE } from '../rules.js';
@@ -31,6 +32,11 @@ export const stableIdentity: ConformanceCase = {
     // One file on two hosts, or under a path signed anew, is right; two files under one path in
     // two buckets, or of one name in two folders, are not: said, not judged.
     for (const change of identities.placeChanges) findings.warn(change);
+    for (const rename of identities.renames) findings.warn(rename);
+    if (identities.renamed > identities.renames.length)
+      findings.warn(
+        `${(identities.renamed - identities.renames.length).toLocaleString('en-US')} more ids were renamed across an edit under the same media path`,
+      );
     if (identities.placeChanged > identities.placeChanges.length)
       findings.warn(
         `${(identities.placeChanged - identities.placeChanges.length).toLocaleString('en-US')} more ids came with their media from two hosts or paths`,

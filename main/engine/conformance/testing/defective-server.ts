@@ -145,13 +145,15 @@ export interface DefectiveServerOptions {
   newVersionFromWindow?: number;
   /**
    * From this window on (1-based) the queue was edited once: its windows carry "v2", and GET /version
-   * too, or (`versionLeftBehind`) keeps answering "v1". The edit may change one item's track: its
-   * name, or its file (`item-3.mp3` → `${file}.mp3`).
+   * too (`versionLagMs` after the edit, as a replica catches up), or (`versionLeftBehind`) keeps
+   * answering "v1". The edit may change one item's track: its
+   * name, or its media's path (`item-3.mp3` → `path`).
    */
   editedFromWindow?: {
     window: number;
     versionLeftBehind?: boolean;
-    track?: { item: string; name?: string; file?: string };
+    versionLagMs?: number;
+    track?: { item: string; name?: string; path?: string };
   };
   /** The play-through's windows that hold the last item say includesEndOfQueue false. */
   endFalseForPlayer?: boolean;
@@ -182,9 +184,14 @@ export interface DefectiveServerOptions {
   bumpsAfterPolls?: { caseId: string; poll: number }[];
   /**
    * The first `times` requests to `endpoint` have their connection reset once the request is in
-   * (after holding it `afterMs`), no answer sent.
+   * (after holding it `afterMs`): no answer sent, or (`midBody`) a 200 whose body breaks off.
    */
-  dropsRequests?: { endpoint: 'context' | 'itemWindow' | 'version' | 'timePlayed'; times: number; afterMs?: number };
+  dropsRequests?: {
+    endpoint: 'context' | 'itemWindow' | 'version' | 'timePlayed';
+    times: number;
+    afterMs?: number;
+    midBody?: boolean;
+  };
   /** The context says canSkipBack false. */
   noSkipBack?: boolean;
   /** These items carry their own policies `{canSkipBack: false}`, and a window asked around one starts at it. */
@@ -235,7 +242,12 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   const ids = Array.from({ length: count }, (_, i) => `item-${i + 1}`);
   let windowsServed = 0;
   const edited = () => options.endFalseOnceEditedAt !== undefined && windowsServed >= options.endFalseOnceEditedAt;
-  const editedOnce = () => options.editedFromWindow !== undefined && windowsServed >= options.editedFromWindow.window;
+  let editedAt: number | undefined;
+  const editedOnce = () => {
+    const edited = options.editedFromWindow !== undefined && windowsServed >= options.editedFromWindow.window;
+    if (edited) editedAt ??= Date.now();
+    return edited;
+  };
   if (defects.has('duplicateIds') && count > 20) ids[20] = ids[3]!;
   const requests: string[] = [];
   const urls: string[] = [];
@@ -285,6 +297,11 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     if (options.dropsRequests?.endpoint === endpoint && dropped < options.dropsRequests.times) {
       dropped++;
       if (options.dropsRequests.afterMs) await delay(options.dropsRequests.afterMs);
+      if (options.dropsRequests.midBody) {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        await new Promise<void>((resolve) => response.write('{"items":[', () => resolve()));
+        await delay(50);
+      }
       request.socket.resetAndDestroy();
       return;
     }
@@ -363,7 +380,12 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       const byCase = (casePolls.get(cases.at(-1)) ?? 0) + 1;
       casePolls.set(cases.at(-1), byCase);
       if (edited()) movedVersion = 'v2';
-      if (editedOnce() && options.editedFromWindow?.versionLeftBehind !== true) movedVersion = 'v2';
+      if (
+        editedOnce() &&
+        options.editedFromWindow?.versionLeftBehind !== true &&
+        Date.now() - editedAt! >= (options.editedFromWindow?.versionLagMs ?? 0)
+      )
+        movedVersion = 'v2';
       if (options.versionMovesFromPoll !== undefined && polls >= options.versionMovesFromPoll)
         movedVersion = `v-t${polls}`;
       const stale = options.versionStaleAfter !== undefined && polls > options.versionStaleAfter;
@@ -513,7 +535,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       const signed = options.rotatesMediaHosts ? `?sig=${windowsServed}` : '';
       const changed =
         editedOnce() && options.editedFromWindow?.track?.item === id ? options.editedFromWindow.track : null;
-      const media = `https://${host}/${changed?.file ?? `${id}${other ? '-another' : ''}`}.mp3${signed}`;
+      const media = `https://${host}/${changed?.path ?? `${id}${other ? '-another' : ''}.mp3`}${signed}`;
       return {
         id: options.renamesEveryWindow ? `${id}-r${windowsServed}` : id,
         track: {
