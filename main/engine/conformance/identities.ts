@@ -23,7 +23,7 @@ import { requestLine, type Answer } from './server.js';
 import { isVersion } from './version-answer.js';
 import { describeTrack, otherPlace, otherTrack, trackOf, type TrackIdentity } from '../player/contract-check.js';
 
-/** An id's track as the newest window that named it gave it, with that window's queueVersion. */
+/** An id's track as first seen (or as an edit renamed it), with that window's queueVersion. */
 type Seen = TrackIdentity & { answer: Answer; version: unknown };
 
 export class TrackIdentities {

@@ -140,9 +140,9 @@ export class CheckedServer {
    * A 503 is asked again as a player would (docs/contract/platform.md §7.2: up to 3 times, after
    * Retry-After clamped to 2–10 s): a server that is briefly unavailable is right. So is a request
    * whose connection the server broke (a reset, a body cut short: §7.2's incomplete request, asked
-   * again 2 s later), as long as the run's few such retries last (`DroppedRetries`): a server
-   * that drops a connection now and then is right, one that drops them all is judged on its
-   * answers without 6 s more a request (outsider audit: one dropped connection failed `context`).
+   * again 2 s later), as long as the run's three such retries last (`DroppedRetries`): a server
+   * that drops a connection once or twice in a run is right, one that drops them all is judged on
+   * its answers without 6 s more a request (outsider audit: one dropped connection failed `context`).
    * Each answer counts (errors.retry-after judges the 503s); a case judges the last.
    */
   private async patiently(send: () => Promise<PlayerExchange>): Promise<Answer> {
