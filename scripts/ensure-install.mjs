@@ -5,19 +5,45 @@
  * not part of this: Electron fetches it on first use, and `npm start` copes when it cannot.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binaryCache, cachedPrebuild, keepPrebuild } from './sqlite-prebuild.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lockfile = join(root, 'package-lock.json');
 // npm writes this hidden lockfile at the end of every install.
 const installed = join(root, 'node_modules/.package-lock.json');
+const sqliteDir = join(root, 'node_modules/better-sqlite3');
 
 export function installIsCurrent() {
   return existsSync(installed) && statSync(installed).mtimeMs >= statSync(lockfile).mtimeMs;
 }
 
+/** The better-sqlite3 version package-lock.json pins, or null when it pins none. */
+function lockedSqliteVersion() {
+  const lock = JSON.parse(readFileSync(lockfile, 'utf8'));
+  return lock.packages?.['node_modules/better-sqlite3']?.version ?? null;
+}
+
+/** Runs npm with `args` (its output on our stderr); its exit status. */
+function npm(args, env = {}) {
+  // Under npm, npm_execpath is npm's own entry: the same npm, on every OS, without a shell.
+  const execpath = process.env.npm_execpath;
+  const options = { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', process.stderr, process.stderr] };
+  const result = execpath
+    ? spawnSync(process.execPath, [execpath, ...args], options)
+    : spawnSync('npm', args, { ...options, shell: process.platform === 'win32' });
+  return result.status ?? result.signal;
+}
+
+/**
+ * Installs with `npm ci` unless the install is current. Where better-sqlite3's binary cannot be
+ * downloaded it is compiled (about 95 s of one core, most of an install): an install keeps the
+ * binary it compiled in the user's cache (scripts/sqlite-prebuild.mjs), and the next install on
+ * this machine, another clone's or after the lockfile changed, takes it from there, as its
+ * installer takes a folder of local prebuilds (`npm_config_<package>_local_prebuilds`).
+ */
 export function ensureInstall() {
   if (installIsCurrent()) return;
   process.stderr.write(
@@ -25,22 +51,27 @@ export function ensureInstall() {
       ? 'package-lock.json changed: installing dependencies (npm ci)…\n'
       : 'first run: installing dependencies (npm ci; the README gives the times measured)…\n',
   );
-  // Under npm, npm_execpath is npm's own entry: the same npm, on every OS, without a shell.
-  const npm = process.env.npm_execpath;
-  const args = ['ci', '--no-audit', '--no-fund', '--json=false'];
-  const result = npm
-    ? spawnSync(process.execPath, [npm, ...args], { cwd: root, stdio: ['ignore', process.stderr, process.stderr] })
-    : spawnSync('npm', args, {
-        cwd: root,
-        stdio: ['ignore', process.stderr, process.stderr],
-        shell: process.platform === 'win32',
-      });
-  if (result.status !== 0) {
+  const cache = binaryCache();
+  const version = lockedSqliteVersion();
+  const kept = version ? cachedPrebuild(cache, version) : null;
+  const status = npm(
+    ['ci', '--no-audit', '--no-fund', '--json=false'],
+    kept ? { npm_config_better_sqlite3_local_prebuilds: cache } : {},
+  );
+  if (status !== 0) {
     process.stderr.write(
-      `installing the dependencies failed (npm ci exited ${result.status ?? result.signal}); see npm's messages above\n`,
+      `installing the dependencies failed (npm ci exited ${status ?? 'without starting'}); see npm's messages above\n`,
     );
     process.exit(1);
   }
+  // The installer loads a kept binary before it takes it; one that does not load (damaged, or a
+  // system library changed since) fails it, and the install script compiles instead (node-gyp
+  // leaves its Makefile), which is then kept in its place.
+  const compiled = existsSync(join(sqliteDir, 'build', 'Makefile'));
+  if (kept && !compiled)
+    process.stderr.write(`better-sqlite3: the binary an earlier install here compiled (${kept})\n`);
+  else if (keepPrebuild(cache, sqliteDir))
+    process.stderr.write(`better-sqlite3: its binary kept in ${cache} for the next install here\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureInstall();

@@ -7,7 +7,7 @@
  * native module (an install script npm 12 did not run), it says so and what to run.
  *
  * better-sqlite3's binary comes from a loopback host as prebuild-install would download it
- * (scripts/prebuild-host.ts), not compiled a second time.
+ * (scripts/sqlite-prebuild.mjs), not compiled a second time.
  *
  * `npm pack` builds first (prepack); when the build in out/ is newer than every source it is made
  * from (as right after `npm test`'s own build), the pack skips that second, identical build.
@@ -32,7 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReproBundle } from '../main/engine/api/bundle-types.js';
 import { PROJECT_ROOT, type ReadyLine } from '../main/testing/serve-process.js';
 import { exportStormBundle } from '../main/testing/storm-bundle.js';
-import { servePrebuiltSqlite } from './prebuild-host.js';
+import { serveProjectPrebuild } from './sqlite-prebuild.mjs';
 
 /** Kept for the whole file (the installed package serves from its folder), removed at the end. */
 const made: string[] = [];
@@ -105,8 +105,8 @@ beforeAll(async () => {
   if (!tarball) throw new Error(`npm pack wrote no tarball into ${packDir}`);
   installDir = tempDir();
   writeFileSync(join(installDir, 'package.json'), JSON.stringify({ name: 'pack-check', private: true }));
-  // better-sqlite3's binary as an outsider online gets it, not compiled again (scripts/prebuild-host.ts).
-  const prebuilds = await servePrebuiltSqlite(PROJECT_ROOT);
+  // better-sqlite3's binary as an outsider online gets it, not compiled again (scripts/sqlite-prebuild.mjs).
+  const prebuilds = await serveProjectPrebuild(PROJECT_ROOT);
   try {
     await npm(['install', '--omit=dev', '--prefer-offline', join(packDir, tarball)], installDir, prebuilds?.env);
     if (prebuilds?.served === 0)

@@ -28,7 +28,7 @@ const job = (name, command, args) => ({ name, command, args });
 
 // CPU seconds of each on the 2-core runner, for the order below: eslint 47, tsc main 38, tsc
 // renderer 31, its tests 31, prettier 27, the pack check 15 (its SQLite binary no longer compiled:
-// scripts/prebuild-host.ts), tsc e2e 8, build 5.
+// scripts/sqlite-prebuild.mjs), tsc e2e 8, build 5.
 const tscMain = job('tsc main', 'tsc', ['-p', 'tsconfig.json']);
 const tscE2e = job('tsc e2e', 'tsc', ['-p', 'e2e/tsconfig.json']);
 const tscRenderer = job('tsc renderer', 'tsc', ['-p', 'renderer/tsconfig.json']);
