@@ -1,6 +1,7 @@
 /**
  * `serve` as a process: the ready line, a clean stop on signals, data that survives restarts
- * and kill -9.
+ * and kill -9. Started as the built CLI's `serve` (main/serve.ts, which `npm run serve` runs from
+ * source, hands its arguments to that same command), and once through `npm run serve` itself.
  */
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './engine/store/database.js';
 import { TRAFFIC_LOG_FILE } from './engine/traffic/log/index.js';
 import { tempDirs } from './engine/testing/temp-dirs.js';
-import { PROJECT_ROOT, startServe, type ServeProcess } from './testing/serve-process.js';
+import { BUILT_CLI, PROJECT_ROOT, startServe, type ServeProcess } from './testing/serve-process.js';
 
 // Registered before the afterEach below: after-hooks run in reverse (vitest's stack order), so
 // the processes are stopped before their data dirs go.
@@ -47,7 +48,7 @@ describe('npm run serve', () => {
 
   it('run through npm, as docs/contract/console.md §1 writes it, puts the ready line first on stdout and stops with exit 0', async () => {
     // npm writes its own banner before a script's output: stdout must still hold only the ready line.
-    const p = await startServe(['--port', '0', '--ephemeral'], { viaNpm: true, timeoutMs: 120_000 });
+    const p = await startServe(['--port', '0', '--ephemeral'], { via: 'npm', timeoutMs: 120_000 });
     running.push(p);
     expect(p.ready.event).toBe('ready');
     expect((await adminCall(p, 'GET', '/state')).status).toBe(200);
@@ -69,10 +70,7 @@ describe('npm run serve', () => {
   });
 
   it('answers --help with what each option does and the exit codes, on stdout, and exit code 0', () => {
-    const help = spawnSync(process.execPath, ['--import', 'tsx', 'main/serve.ts', '--help'], {
-      cwd: PROJECT_ROOT,
-      encoding: 'utf8',
-    });
+    const help = spawnSync(process.execPath, [BUILT_CLI, 'serve', '--help'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^usage: cloud-queue-console serve \[--host H\]/);
     expect(help.stdout).toContain('--clock-speed S');
@@ -145,10 +143,10 @@ describe('npm run serve', () => {
   });
 });
 
-/** `serve` from source, run to its end: how it ends, what it said on stderr, how long it took. */
+/** `serve` (the built CLI's) run to its end: how it ends, what it said on stderr, how long it took. */
 function serveToEnd(args: string[]): { status: number | null; stderr: string; ms: number } {
   const started = Date.now();
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'main/serve.ts', '--port', '0', ...args], {
+  const run = spawnSync(process.execPath, [BUILT_CLI, 'serve', '--port', '0', ...args], {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',
     timeout: 30_000,
@@ -182,7 +180,7 @@ describe('npm run serve on a data dir it cannot use', () => {
     expect(linesOf(stderr)).toEqual([
       `cloud queue console serve: cannot use ${says(file)}; start with --data-dir naming a folder this user can write, or with --ephemeral`,
     ]);
-    // Most of it is tsx starting up.
+    // Most of it is Node starting up.
     expect(ms).toBeLessThan(15_000);
   });
 
