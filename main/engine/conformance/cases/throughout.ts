@@ -151,15 +151,22 @@ async function stillDisagree(
     evidence.push(before, answer, after);
   }
   const asked = `asked back to back ${MOVING_PROBES} times then, ${betweenMs.toLocaleString('en-US')} ms apart, they never agreed (${said.join('; ')})`;
-  return {
-    message:
-      moved >= 2 && stuck
-        ? `the windows' version moved ${n(moved)} times after the version case while GET /version kept answering one; ${asked}: a /version that edits left behind, or windows whose version moves with nothing edited, has a player fetch its window again at every poll`
-        : moved >= 2
-          ? `the windows' version moved ${n(moved)} times after the version case; ${asked}: a version that moves with nothing edited in between has a player fetch its window again at every poll (a queue edited at every one of those moments reads the same)`
-          : stuck
-            ? `GET /version keeps answering one version and the windows another: ${asked}. A player polls /version to learn that the queue changed; a /version that disagrees with the windows has it fetch its window at every poll, or never see an edit`
-            : `GET /version and the windows disagree: ${asked}. A player polls /version to learn that the queue changed; one that disagrees with the windows has it fetch its window at every poll`,
-    evidence,
-  };
+  return { message: disagreement(moved, stuck, asked), evidence };
+}
+
+/**
+ * What a probe that never agreed says, by what came before it: the windows' version moved twice
+ * or more (a version that moves by itself, or edits /version did not follow), or once or never;
+ * and whether /version kept answering one version all along (stuck) or moved too.
+ */
+function disagreement(moved: number, stuck: boolean, asked: string): string {
+  const refetch = 'has a player fetch its window again at every poll';
+  if (moved >= 2 && stuck)
+    return `the windows' version moved ${n(moved)} times after the version case while GET /version kept answering one; ${asked}: a /version that edits left behind, or windows whose version moves with nothing edited, ${refetch}`;
+  if (moved >= 2)
+    return `the windows' version moved ${n(moved)} times after the version case; ${asked}: a version that moves with nothing edited in between ${refetch} (a queue edited at every one of those moments reads the same)`;
+  const polls = 'A player polls /version to learn that the queue changed;';
+  if (stuck)
+    return `GET /version keeps answering one version and the windows another: ${asked}. ${polls} a /version that disagrees with the windows has it fetch its window at every poll, or never see an edit`;
+  return `GET /version and the windows disagree: ${asked}. ${polls} one that disagrees with the windows has it fetch its window at every poll`;
 }
