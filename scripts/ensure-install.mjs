@@ -20,10 +20,14 @@ export function installIsCurrent() {
   return existsSync(installed) && statSync(installed).mtimeMs >= statSync(lockfile).mtimeMs;
 }
 
-/** The better-sqlite3 version package-lock.json pins, or null when it pins none. */
+/** The better-sqlite3 version package-lock.json pins; null when it pins none (or npm is left to say what is wrong with it). */
 function lockedSqliteVersion() {
-  const lock = JSON.parse(readFileSync(lockfile, 'utf8'));
-  return lock.packages?.['node_modules/better-sqlite3']?.version ?? null;
+  try {
+    const lock = JSON.parse(readFileSync(lockfile, 'utf8'));
+    return lock.packages?.['node_modules/better-sqlite3']?.version ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs npm with `args` (its output on our stderr); its exit status. */
@@ -39,10 +43,10 @@ function npm(args, env = {}) {
 
 /**
  * Installs with `npm ci` unless the install is current. Where better-sqlite3's binary cannot be
- * downloaded it is compiled (about 95 s of one core, most of an install): an install keeps the
+ * downloaded it is compiled (about 95 s of one core, most of an install): the install keeps a
  * binary it compiled in the user's cache (scripts/sqlite-prebuild.mjs), and the next install on
- * this machine, another clone's or after the lockfile changed, takes it from there, as its
- * installer takes a folder of local prebuilds (`npm_config_<package>_local_prebuilds`).
+ * this machine, another clone's or after the lockfile changed, takes it from there, through its
+ * installer's own setting for a folder of local prebuilds.
  */
 export function ensureInstall() {
   if (installIsCurrent()) return;
@@ -54,9 +58,11 @@ export function ensureInstall() {
   const cache = binaryCache();
   const version = lockedSqliteVersion();
   const kept = version ? cachedPrebuild(cache, version) : null;
+  // prebuild-install's own settings (the rc module's `prebuild-install_*` variables), which npm
+  // does not read: an `npm_config_*` name of a package would have npm warn of an unknown config.
   const status = npm(
     ['ci', '--no-audit', '--no-fund', '--json=false'],
-    kept ? { npm_config_better_sqlite3_local_prebuilds: cache } : {},
+    kept ? { 'prebuild-install_local-prebuilds': cache } : {},
   );
   if (status !== 0) {
     process.stderr.write(
@@ -64,14 +70,31 @@ export function ensureInstall() {
     );
     process.exit(1);
   }
-  // The installer loads a kept binary before it takes it; one that does not load (damaged, or a
-  // system library changed since) fails it, and the install script compiles instead (node-gyp
-  // leaves its Makefile), which is then kept in its place.
-  const compiled = existsSync(join(sqliteDir, 'build', 'Makefile'));
-  if (kept && !compiled)
+  const outcome = sqliteOutcome(kept, wasCompiled(sqliteDir));
+  if (outcome === 'took the kept binary')
     process.stderr.write(`better-sqlite3: the binary an earlier install here compiled (${kept})\n`);
-  else if (keepPrebuild(cache, sqliteDir))
-    process.stderr.write(`better-sqlite3: its binary kept in ${cache} for the next install here\n`);
+  else if (outcome === 'keep' && keepPrebuild(cache, sqliteDir))
+    process.stderr.write(`better-sqlite3: compiled, and kept in ${cache} for the next install here\n`);
+}
+
+/**
+ * Whether better-sqlite3's install compiled its binary: node-gyp writes build/config.gypi on every
+ * OS when it configures; prebuild-install writes only the binary.
+ */
+export function wasCompiled(packageDir) {
+  return existsSync(join(packageDir, 'build', 'config.gypi'));
+}
+
+/**
+ * What an install did with better-sqlite3's binary, and so whether to keep it: a kept file offered
+ * and not compiled over was taken; a compiled binary is kept (in place of a kept file the installer
+ * refused: it loads a binary before it takes it, and a damaged one, or one a changed system library
+ * no longer loads, fails it, and the install script compiles); one downloaded from the releases
+ * is npm's cache's to keep, not ours.
+ */
+export function sqliteOutcome(kept, compiled) {
+  if (compiled) return 'keep';
+  return kept ? 'took the kept binary' : 'downloaded';
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureInstall();

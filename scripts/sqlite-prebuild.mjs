@@ -15,18 +15,34 @@
  * TypeScript): the install on first run runs before anything is installed.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 /** Where an install keeps what it built, relative to the package's folder. */
 export const BINARY_PATH = join('build', 'Release', 'better_sqlite3.node');
 
-/** The release file prebuild-install asks for: the package's version and this Node's ABI, OS and CPU. */
+/**
+ * The C library prebuild-install names a Linux release by: empty for glibc, `musl` for Alpine's
+ * (its rc.js: LIBC or npm_config_libc, else detect-libc). Node's report says glibc's version
+ * where glibc runs the process.
+ */
+function libc(env = process.env) {
+  const named = env.LIBC || env.npm_config_libc;
+  if (process.platform !== 'linux') return '';
+  if (named) return named === 'glibc' ? '' : named;
+  return process.report?.getReport().header.glibcVersionRuntime ? '' : 'musl';
+}
+
+/**
+ * The release file prebuild-install asks for: the package's version, Node's ABI, the OS (with its
+ * C library on Linux) and the CPU. The ABI is this Node's; an install script run by another Node
+ * on PATH asks for another file, and compiles.
+ */
 export function prebuildName(version) {
-  return `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  return `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}${libc()}-${process.arch}.tar.gz`;
 }
 
 /** Packs `binary` as a release's tarball at `tarball` (build/Release/better_sqlite3.node inside); false when tar failed. */
@@ -35,7 +51,9 @@ export function packPrebuild(binary, tarball) {
   try {
     mkdirSync(join(dir, 'build', 'Release'), { recursive: true });
     copyFileSync(binary, join(dir, BINARY_PATH));
-    return spawnSync('tar', ['-czf', tarball, '-C', dir, 'build']).status === 0;
+    // macOS's tar would add AppleDouble entries for a copy's extended attributes.
+    const env = { ...process.env, COPYFILE_DISABLE: '1' };
+    return spawnSync('tar', ['-czf', tarball, '-C', dir, 'build'], { env }).status === 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -91,13 +109,16 @@ export async function serveProjectPrebuild(projectRoot) {
 
 /**
  * The user's cache of binaries this machine compiled, one release file per version and ABI:
- * `$XDG_CACHE_HOME/cloud-queue-console/prebuilds` (`~/.cache/…` without it), or the folder
- * `CQC_PREBUILD_CACHE` names. `CQC_PREBUILD_CACHE=off` keeps nothing and serves nothing.
+ * `$XDG_CACHE_HOME/cloud-queue-console/prebuilds` (an absolute XDG_CACHE_HOME, as its spec asks),
+ * else `~/.cache/…` on every OS, or the folder `CQC_PREBUILD_CACHE` names.
+ * `CQC_PREBUILD_CACHE=off` keeps nothing and offers nothing. Nothing prunes it: a file is about
+ * 1 MB, one per better-sqlite3 version and Node ABI; removing the folder is always safe.
  */
 export function binaryCache(env = process.env) {
   if (env.CQC_PREBUILD_CACHE === 'off') return null;
   if (env.CQC_PREBUILD_CACHE) return env.CQC_PREBUILD_CACHE;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'cloud-queue-console', 'prebuilds');
+  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : null;
+  return join(xdg ?? join(homedir(), '.cache'), 'cloud-queue-console', 'prebuilds');
 }
 
 /** The release file in `cache` for better-sqlite3 `version` on this Node, or null when there is none. */
@@ -114,11 +135,11 @@ export function cachedPrebuild(cache, version) {
 export function keepPrebuild(cache, packageDir) {
   const binary = join(packageDir, BINARY_PATH);
   if (!cache || !existsSync(binary)) return null;
-  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
-  const file = join(cache, prebuildName(version));
   try {
+    const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+    const file = join(cache, prebuildName(version));
     mkdirSync(cache, { recursive: true });
-    const partial = `${file}.${process.pid}.partial`;
+    const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
     if (!packPrebuild(binary, partial)) {
       rmSync(partial, { force: true });
       return null;

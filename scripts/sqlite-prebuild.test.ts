@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../main/engine/testing/temp-dirs.js';
+import { sqliteOutcome, wasCompiled } from './ensure-install.mjs';
 import { BINARY_PATH, binaryCache, cachedPrebuild, keepPrebuild, prebuildName } from './sqlite-prebuild.mjs';
 
 const tempDir = tempDirs('cqc-sqlite-prebuild-');
@@ -29,11 +30,34 @@ const version = (): string =>
   (JSON.parse(readFileSync(join(SQLITE, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('the cache folder', () => {
-  it('is the one named, none when switched off, else under XDG_CACHE_HOME or ~/.cache', () => {
+  it('is the one named, none when switched off, else under an absolute XDG_CACHE_HOME or ~/.cache', () => {
     expect(binaryCache({ CQC_PREBUILD_CACHE: '/somewhere' })).toBe('/somewhere');
     expect(binaryCache({ CQC_PREBUILD_CACHE: 'off', XDG_CACHE_HOME: '/x' })).toBeNull();
     expect(binaryCache({ XDG_CACHE_HOME: '/x' })).toBe('/x/cloud-queue-console/prebuilds');
-    expect(binaryCache({})).toBe(join(homedir(), '.cache', 'cloud-queue-console', 'prebuilds'));
+    const home = join(homedir(), '.cache', 'cloud-queue-console', 'prebuilds');
+    expect(binaryCache({})).toBe(home);
+    // The XDG spec: a relative path is to be ignored.
+    expect(binaryCache({ XDG_CACHE_HOME: 'relative' })).toBe(home);
+  });
+
+  it("names a release file as the installer does, a Linux C library other than glibc's in it", () => {
+    const nameWith = (env: Record<string, string>) =>
+      spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { prebuildName } from ${JSON.stringify(join(import.meta.dirname, 'sqlite-prebuild.mjs'))}; process.stdout.write(prebuildName('1.2.3'))`,
+        ],
+        { encoding: 'utf8', env: { ...process.env, ...env } },
+      ).stdout;
+    const os = process.platform;
+    expect(nameWith({ LIBC: 'glibc' })).toBe(
+      `better-sqlite3-v1.2.3-node-v${process.versions.modules}-${os}-${process.arch}.tar.gz`,
+    );
+    expect(nameWith({ LIBC: 'musl' })).toBe(
+      `better-sqlite3-v1.2.3-node-v${process.versions.modules}-${os}${os === 'linux' ? 'musl' : ''}-${process.arch}.tar.gz`,
+    );
   });
 });
 
@@ -82,7 +106,7 @@ function installFrom(cache: string) {
       HOME: tempDir(),
       npm_config_cache: tempDir(),
       npm_config_loglevel: 'info',
-      npm_config_better_sqlite3_local_prebuilds: cache,
+      'prebuild-install_local-prebuilds': cache,
       // Any download fails at once rather than waiting on a network.
       npm_config_better_sqlite3_binary_host: 'http://127.0.0.1:9',
     },
@@ -100,6 +124,8 @@ describe('the next install', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/found local prebuild/);
     expect(readFileSync(run.binary).equals(bytes)).toBe(true);
+    // Taken, not compiled: nothing to keep again.
+    expect(wasCompiled(join(run.binary, '..', '..', '..'))).toBe(false);
   });
 
   it('refuses a kept file that does not load, so that npm compiles instead', () => {
@@ -107,5 +133,21 @@ describe('the next install', () => {
     keepPrebuild(cache, installedPackage(Buffer.from('a damaged binary')));
     // better-sqlite3's install script is `prebuild-install || node-gyp rebuild --release`.
     expect(installFrom(cache).status).not.toBe(0);
+  });
+});
+
+describe('what the install keeps', () => {
+  it('keeps a compiled binary, in place of a kept one the installer refused, and never a download', () => {
+    expect(sqliteOutcome(null, true)).toBe('keep');
+    expect(sqliteOutcome('/cache/file.tar.gz', true)).toBe('keep');
+    expect(sqliteOutcome('/cache/file.tar.gz', false)).toBe('took the kept binary');
+    expect(sqliteOutcome(null, false)).toBe('downloaded');
+  });
+
+  it("tells a compile by node-gyp's config.gypi, which it writes on every OS", () => {
+    const dir = installedPackage(Buffer.from('x'));
+    expect(wasCompiled(dir)).toBe(false);
+    writeFileSync(join(dir, 'build', 'config.gypi'), '{}');
+    expect(wasCompiled(dir)).toBe(true);
   });
 });

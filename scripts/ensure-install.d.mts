@@ -1,0 +1,5 @@
+/** See ensure-install.mjs: `npm ci` on a fresh clone, with better-sqlite3's binary kept between installs. */
+export function installIsCurrent(): boolean;
+export function ensureInstall(): void;
+export function wasCompiled(packageDir: string): boolean;
+export function sqliteOutcome(kept: string | null, compiled: boolean): 'keep' | 'took the kept binary' | 'downloaded';
