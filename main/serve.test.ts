@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './engine/store/database.js';
 import { TRAFFIC_LOG_FILE } from './engine/traffic/log/index.js';
 import { tempDirs } from './engine/testing/temp-dirs.js';
-import { BUILT_CLI, PROJECT_ROOT, startServe, type ServeProcess } from './testing/serve-process.js';
+import { builtCli, PROJECT_ROOT, startServe, type ServeProcess } from './testing/serve-process.js';
 
 // Registered before the afterEach below: after-hooks run in reverse (vitest's stack order), so
 // the processes are stopped before their data dirs go.
@@ -35,7 +35,7 @@ async function adminCall(p: ServeProcess, method: string, path: string, body?: u
   });
 }
 
-describe('npm run serve', () => {
+describe('serve', () => {
   it('prints one JSON ready line with the four loopback URLs and the admin token', async () => {
     const p = await serve(['--port', '0', '--ephemeral']);
     expect(p.ready.event).toBe('ready');
@@ -70,7 +70,7 @@ describe('npm run serve', () => {
   });
 
   it('answers --help with what each option does and the exit codes, on stdout, and exit code 0', () => {
-    const help = spawnSync(process.execPath, [BUILT_CLI, 'serve', '--help'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const help = spawnSync(process.execPath, [builtCli(), 'serve', '--help'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^usage: cloud-queue-console serve \[--host H\]/);
     expect(help.stdout).toContain('--clock-speed S');
@@ -146,7 +146,7 @@ describe('npm run serve', () => {
 /** `serve` (the built CLI's) run to its end: how it ends, what it said on stderr, how long it took. */
 function serveToEnd(args: string[]): { status: number | null; stderr: string; ms: number } {
   const started = Date.now();
-  const run = spawnSync(process.execPath, [BUILT_CLI, 'serve', '--port', '0', ...args], {
+  const run = spawnSync(process.execPath, [builtCli(), 'serve', '--port', '0', ...args], {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',
     timeout: 30_000,
@@ -160,7 +160,7 @@ const linesOf = (stderr: string) =>
 
 // docs/contract/console.md §9. The attack: an unwritable --data-dir hung without a word, and a
 // damaged console.sqlite started (a zero-length one as a new, empty console).
-describe('npm run serve on a data dir it cannot use', () => {
+describe('serve on a data dir it cannot use', () => {
   it.each([
     [
       'a file where the folder should be',

@@ -13,7 +13,7 @@ import type { ReproBundle } from '../engine/api/bundle-types.js';
 import { startTestEngine } from '../engine/testing/http.js';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
 import { exportStormBundle } from '../testing/storm-bundle.js';
-import { BUILT_CLI, PROJECT_ROOT } from '../testing/serve-process.js';
+import { builtCli, PROJECT_ROOT } from '../testing/serve-process.js';
 import { runCli } from '../testing/cli.js';
 
 const tempDir = tempDirs('cqc-cli-');
@@ -233,7 +233,7 @@ describe('cloud-queue-console', () => {
 
   it("exits the process with the command's code (bin.ts, as built)", () => {
     const file = writeJson('storm.json', bundle);
-    const bin = (...args: string[]) => spawnSync(process.execPath, [BUILT_CLI, ...args], { encoding: 'utf8' });
+    const bin = (...args: string[]) => spawnSync(process.execPath, [builtCli(), ...args], { encoding: 'utf8' });
     expect(bin('run', file).status).toBe(0);
     expect(bin('run', join(tempDir(), 'missing.json')).status).toBe(2);
   }, 60_000);

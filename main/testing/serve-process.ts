@@ -3,7 +3,7 @@
  * (docs/contract/console.md §1). Used by the process tests and the Playwright fixture.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,33 @@ export interface ServeProcess {
 }
 
 /** The command line as `npm run build` compiles it, which the packed tarball ships. */
-export const BUILT_CLI = join(PROJECT_ROOT, 'out/cli/bin.js');
+const BUILT_CLI = join(PROJECT_ROOT, 'out/cli/bin.js');
+/** What the command line is built from: the engine and CLI sources (tests left out) and the build's own settings. */
+const CLI_SOURCES = ['main', 'vite.cli.config.ts', 'package-lock.json'];
+
+/** The newest modification time of a source file under `path`: test files, and folders, left out. */
+function newestSource(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(path) ? 0 : stat.mtimeMs;
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestSource(join(path, name))), 0);
+}
+
+let checkedBuild: string | null = null;
+
+/**
+ * The built command line's path, once it is there and newer than every source it is built from:
+ * a test that ran an older build would pass on code that is no longer there (`npm test` builds
+ * first; `npm run test:unit`, `test:e2e` and a single file do not). Checked once per process.
+ */
+export function builtCli(): string {
+  if (checkedBuild) return checkedBuild;
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` first`);
+  const built = statSync(BUILT_CLI).mtimeMs;
+  const newer = CLI_SOURCES.find((source) => newestSource(join(PROJECT_ROOT, source)) > built);
+  if (newer)
+    throw new Error(`${BUILT_CLI} is older than what it is built from (${newer}): run \`npm run build\` first`);
+  return (checkedBuild = BUILT_CLI);
+}
 
 /** How `serve` is started: `npm run serve` as users type it, or the built CLI's `serve`. */
 export type ServeVia = 'npm' | 'built';
@@ -36,16 +62,17 @@ export type ServeVia = 'npm' | 'built';
 /** The command and arguments that start `serve` with `args`, as `via` says. */
 function serveCommand(args: string[], via: ServeVia = 'built'): [string, string[]] {
   if (via === 'npm') return ['npm', ['run', 'serve', '--', ...args]];
-  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` first`);
-  return [process.execPath, [BUILT_CLI, 'serve', ...args]];
+  return [process.execPath, [builtCli(), 'serve', ...args]];
 }
 
 /**
  * `via: 'npm'`: as docs/contract/console.md §1 writes it, `npm run serve -- …` (which first builds
  * the console UI when its build is stale, then runs the engine from source through tsx). Otherwise
- * the built CLI's `serve`, the same code (main/serve.ts only hands its arguments to the CLI's
+ * the built CLI's `serve`, the same command (main/serve.ts only hands its arguments to the CLI's
  * `serve`): it starts in about 0.6 s against tsx's 2.2 s and 3 s of CPU, which a suite that starts
- * consoles by the dozen paid on every one.
+ * consoles by the dozen paid on every one. What differs is only what depends on where the code
+ * runs from (a fleet's worker script, the UI's folder): the one `npm run serve` test covers the
+ * source's way.
  */
 export async function startServe(
   args: string[],
