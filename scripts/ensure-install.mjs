@@ -5,7 +5,7 @@
  * not part of this: Electron fetches it on first use, and `npm start` copes when it cannot.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { binaryCache, cachedPrebuild, keepPrebuild } from './sqlite-prebuild.mjs';
@@ -31,10 +31,10 @@ function lockedSqliteVersion() {
 }
 
 /** Runs npm with `args` (its output on our stderr); its exit status. */
-function npm(args, env = {}) {
+function npm(args) {
   // Under npm, npm_execpath is npm's own entry: the same npm, on every OS, without a shell.
   const execpath = process.env.npm_execpath;
-  const options = { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', process.stderr, process.stderr] };
+  const options = { cwd: root, stdio: ['ignore', process.stderr, process.stderr] };
   const result = execpath
     ? spawnSync(process.execPath, [execpath, ...args], options)
     : spawnSync('npm', args, { ...options, shell: process.platform === 'win32' });
@@ -58,23 +58,46 @@ export function ensureInstall() {
   const cache = binaryCache();
   const version = lockedSqliteVersion();
   const kept = version ? cachedPrebuild(cache, version) : null;
-  // prebuild-install's own settings (the rc module's `prebuild-install_*` variables), which npm
-  // does not read: an `npm_config_*` name of a package would have npm warn of an unknown config.
-  const status = npm(
-    ['ci', '--no-audit', '--no-fund', '--json=false'],
-    kept ? { 'prebuild-install_local-prebuilds': cache } : {},
-  );
+  const offered = kept ? offerLocalPrebuilds(cache) : null;
+  let status;
+  try {
+    status = npm(['ci', '--no-audit', '--no-fund', '--json=false']);
+  } finally {
+    if (offered) rmSync(offered, { force: true });
+  }
   if (status !== 0) {
     process.stderr.write(
       `installing the dependencies failed (npm ci exited ${status ?? 'without starting'}); see npm's messages above\n`,
     );
     process.exit(1);
   }
-  const outcome = sqliteOutcome(kept, wasCompiled(sqliteDir));
+  const outcome = sqliteOutcome(offered ? kept : null, wasCompiled(sqliteDir));
   if (outcome === 'took the kept binary')
     process.stderr.write(`better-sqlite3: the binary an earlier install here compiled (${kept})\n`);
   else if (outcome === 'keep' && keepPrebuild(cache, sqliteDir))
     process.stderr.write(`better-sqlite3: compiled, and kept in ${cache} for the next install here\n`);
+}
+
+/** prebuild-install's settings file, found from the folder an install script runs in up to the root. */
+export const PREBUILD_RC = '.prebuild-installrc';
+
+/**
+ * Points prebuild-install at `cache` for this install: a `.prebuild-installrc` in the project's
+ * folder, which its settings module (rc) finds by walking up from the package it installs.
+ * Not an environment variable: npm warns of an unknown config for an `npm_config_<package>_…` one,
+ * and the shell npm runs install scripts in (dash on Debian) drops a `prebuild-install_…` one,
+ * whose name is no shell variable's. Returns the file to remove after the install, or null when
+ * one is there already (the user's own, left alone) or cannot be written.
+ */
+export function offerLocalPrebuilds(cache, folder = root) {
+  const file = join(folder, PREBUILD_RC);
+  if (existsSync(file)) return null;
+  try {
+    writeFileSync(file, `${JSON.stringify({ 'local-prebuilds': cache })}\n`, { flag: 'wx' });
+    return file;
+  } catch {
+    return null;
+  }
 }
 
 /**

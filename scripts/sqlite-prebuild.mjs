@@ -6,8 +6,9 @@
  *
  * - the install on first run (ensure-install.mjs) keeps the binary an install compiled in the
  *   user's cache folder (`binaryCache`), and the next install takes it from there as a folder of
- *   local prebuilds (the installer's own `prebuild-install_local-prebuilds`): a second clone, or
- *   the same one after its lockfile changed, does not compile again;
+ *   local prebuilds (the installer's own `local-prebuilds` setting, in a `.prebuild-installrc` for
+ *   the install's length): a second clone, or the same one after its lockfile changed, does not
+ *   compile again;
  * - the pack check (package.check.ts) serves the project's own binary on loopback, so the packed
  *   tarball's install downloads it as an outsider online would (`npm_config_<package>_binary_host`).
  *

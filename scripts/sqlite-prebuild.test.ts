@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../main/engine/testing/temp-dirs.js';
-import { sqliteOutcome, wasCompiled } from './ensure-install.mjs';
+import { offerLocalPrebuilds, PREBUILD_RC, sqliteOutcome, wasCompiled } from './ensure-install.mjs';
 import { BINARY_PATH, binaryCache, cachedPrebuild, keepPrebuild, prebuildName } from './sqlite-prebuild.mjs';
 
 const tempDir = tempDirs('cqc-sqlite-prebuild-');
@@ -94,11 +94,19 @@ describe('keeping a binary', () => {
   });
 });
 
-/** better-sqlite3's installer run in a fresh package folder (as npm unpacks it) with `cache` as its local prebuilds. */
+/**
+ * better-sqlite3's install script as npm runs it (through `sh -c`, in the package's folder under a
+ * project's node_modules), in a project the install on first run pointed at `cache`
+ * (`offerLocalPrebuilds`), with a home of its own and no network.
+ */
 function installFrom(cache: string) {
-  const fresh = tempDir();
+  const project = tempDir();
+  const offered = offerLocalPrebuilds(cache, project);
+  expect(offered).toBe(join(project, PREBUILD_RC));
+  const fresh = join(project, 'node_modules', 'better-sqlite3');
+  mkdirSync(fresh, { recursive: true });
   copyFileSync(join(SQLITE, 'package.json'), join(fresh, 'package.json'));
-  const run = spawnSync(process.execPath, [INSTALLER], {
+  const run = spawnSync('sh', ['-c', `"${process.execPath}" "${INSTALLER}"`], {
     cwd: fresh,
     encoding: 'utf8',
     env: {
@@ -106,7 +114,6 @@ function installFrom(cache: string) {
       HOME: tempDir(),
       npm_config_cache: tempDir(),
       npm_config_loglevel: 'info',
-      'prebuild-install_local-prebuilds': cache,
       // Any download fails at once rather than waiting on a network.
       npm_config_better_sqlite3_binary_host: 'http://127.0.0.1:9',
     },
@@ -149,5 +156,16 @@ describe('what the install keeps', () => {
     expect(wasCompiled(dir)).toBe(false);
     writeFileSync(join(dir, 'build', 'config.gypi'), '{}');
     expect(wasCompiled(dir)).toBe(true);
+  });
+});
+
+describe('pointing the installer at the cache', () => {
+  it("writes its settings file for the install, and leaves a user's own alone", () => {
+    const project = tempDir();
+    const file = offerLocalPrebuilds('/the/cache', project);
+    expect(JSON.parse(readFileSync(file!, 'utf8'))).toEqual({ 'local-prebuilds': '/the/cache' });
+    // One there already (the user's, or this install's): not written over, not to be removed.
+    expect(offerLocalPrebuilds('/another', project)).toBeNull();
+    expect(JSON.parse(readFileSync(file!, 'utf8'))).toEqual({ 'local-prebuilds': '/the/cache' });
   });
 });
