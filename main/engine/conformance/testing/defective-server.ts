@@ -242,12 +242,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
   const ids = Array.from({ length: count }, (_, i) => `item-${i + 1}`);
   let windowsServed = 0;
   const edited = () => options.endFalseOnceEditedAt !== undefined && windowsServed >= options.endFalseOnceEditedAt;
+  /** When the window `editedFromWindow` names was served: the edit's moment, which GET /version may trail. */
   let editedAt: number | undefined;
-  const editedOnce = () => {
-    const edited = options.editedFromWindow !== undefined && windowsServed >= options.editedFromWindow.window;
-    if (edited) editedAt ??= Date.now();
-    return edited;
-  };
+  const editedOnce = () => editedAt !== undefined;
   if (defects.has('duplicateIds') && count > 20) ids[20] = ids[3]!;
   const requests: string[] = [];
   const urls: string[] = [];
@@ -489,6 +486,7 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     const asked = url.searchParams.get('itemId');
     const itemId = options.renamesEveryWindow && asked ? asked.replace(/-r\d+$/, '') : asked;
     windowsServed++;
+    if (windowsServed === options.editedFromWindow?.window) editedAt = Date.now();
     if (edited()) movedVersion = 'v2';
     if (cases.at(-1) === 'item-window.queue-ends' && ++walkWindows === options.removesLastInWalk) {
       ids.pop();
