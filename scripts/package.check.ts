@@ -32,6 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReproBundle } from '../main/engine/api/bundle-types.js';
 import { PROJECT_ROOT, type ReadyLine } from '../main/testing/serve-process.js';
 import { exportStormBundle } from '../main/testing/storm-bundle.js';
+import { newestMtime } from './newest-mtime.mjs';
 import { serveProjectPrebuild } from './sqlite-prebuild.mjs';
 
 /** Kept for the whole file (the installed package serves from its folder), removed at the end. */
@@ -81,21 +82,12 @@ const BUILD_SOURCES = [
 ];
 const BUILD_OUTPUTS = ['out/cli/bin.js', 'out/renderer/index.html'];
 
-/** The newest modification time under `path` (a file or a folder), node_modules left out. */
-function newest(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
-  for (const entry of readdirSync(path))
-    if (entry !== 'node_modules') latest = Math.max(latest, newest(join(path, entry)));
-  return latest;
-}
-
 function buildIsCurrent(): boolean {
   const outputs = BUILD_OUTPUTS.map((path) => join(PROJECT_ROOT, path));
   if (!outputs.every((path) => existsSync(path))) return false;
   const built = Math.min(...outputs.map((path) => statSync(path).mtimeMs));
-  return BUILD_SOURCES.every((path) => newest(join(PROJECT_ROOT, path)) <= built);
+  const skip = (name: string) => name === 'node_modules';
+  return BUILD_SOURCES.every((path) => newestMtime(join(PROJECT_ROOT, path), { skip }) <= built);
 }
 
 beforeAll(async () => {

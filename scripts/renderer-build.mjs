@@ -4,20 +4,14 @@
  * Build output goes to stderr: stdout belongs to the ready line.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestMtime } from './newest-mtime.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = join(root, 'out/renderer/index.html');
 const sources = ['renderer', 'main/engine/api', 'electron.vite.config.ts', 'package-lock.json'];
-
-function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), stat.mtimeMs);
-}
 
 export function rendererBuildIsStale() {
   if (!existsSync(builtIndex)) return true;

@@ -3,12 +3,13 @@
  * (docs/contract/console.md §1). Used by the process tests and the Playwright fixture.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 import type { ServiceUrls } from '../engine/api/types.js';
+import { newestMtime } from '../../scripts/newest-mtime.mjs';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,12 +33,9 @@ const BUILT_CLI = join(PROJECT_ROOT, 'out/cli/bin.js');
 /** What the command line is built from: the engine and CLI sources (tests left out) and the build's own settings. */
 const CLI_SOURCES = ['main', 'vite.cli.config.ts', 'package-lock.json'];
 
-/** The newest modification time of a source file under `path`: test files, and folders, left out. */
-function newestSource(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(path) ? 0 : stat.mtimeMs;
-  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestSource(join(path, name))), 0);
-}
+/** A source's newest change: test files, and folders' own times, left out. */
+const newestSource = (path: string) =>
+  newestMtime(path, { skip: (name) => /\.test\.tsx?$/.test(name), filesOnly: true });
 
 let checkedBuild: string | null = null;
 
