@@ -19,8 +19,9 @@ import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { homedir, tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chosenCacheFolder } from './user-cache.mjs';
 
 /** Where an install keeps what it built, relative to the package's folder. */
 export const BINARY_PATH = join('build', 'Release', 'better_sqlite3.node');
@@ -116,10 +117,7 @@ export async function serveProjectPrebuild(projectRoot) {
  * 1 MB, one per better-sqlite3 version and Node ABI; removing the folder is always safe.
  */
 export function binaryCache(env = process.env) {
-  if (env.CQC_PREBUILD_CACHE === 'off') return null;
-  if (env.CQC_PREBUILD_CACHE) return env.CQC_PREBUILD_CACHE;
-  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : null;
-  return join(xdg ?? join(homedir(), '.cache'), 'cloud-queue-console', 'prebuilds');
+  return chosenCacheFolder('CQC_PREBUILD_CACHE', 'prebuilds', env);
 }
 
 /** The release file in `cache` for better-sqlite3 `version` on this Node, or null when there is none. */

@@ -1,0 +1,7 @@
+/** See user-cache.mjs: the user's cache folder for what one clone leaves the next. */
+export function userCacheFolder(name: string, env?: Record<string, string | undefined>): string;
+export function chosenCacheFolder(
+  variable: string,
+  name: string,
+  env?: Record<string, string | undefined>,
+): string | null;
