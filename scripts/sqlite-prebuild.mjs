@@ -16,12 +16,12 @@
  * TypeScript): the install on first run runs before anything is installed.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chosenCacheFolder } from './user-cache.mjs';
+import { chosenCacheFolder, writeAside } from './user-cache.mjs';
 
 /** Where an install keeps what it built, relative to the package's folder. */
 export const BINARY_PATH = join('build', 'Release', 'better_sqlite3.node');
@@ -137,14 +137,7 @@ export function keepPrebuild(cache, packageDir) {
   try {
     const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
     const file = join(cache, prebuildName(version));
-    mkdirSync(cache, { recursive: true });
-    const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
-    if (!packPrebuild(binary, partial)) {
-      rmSync(partial, { force: true });
-      return null;
-    }
-    renameSync(partial, file);
-    return file;
+    return writeAside(file, (partial) => packPrebuild(binary, partial)) ? file : null;
   } catch {
     return null;
   }

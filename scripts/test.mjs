@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkCacheFolder, keep, lintJob, restore, typecheckJob } from './check-cache.mjs';
+import { argsOf, checkCachePlaces, keep, lintJob, restore, typecheckJob } from './check-cache.mjs';
 import { duration as seconds } from './durations.mjs';
 import { ensureInstall } from './ensure-install.mjs';
 
@@ -67,14 +67,17 @@ const cores = Math.max(1, Math.min(2, availableParallelism()));
 // As under `npm run`: the project's own tools by name, wherever this script is started from.
 const env = { ...process.env, PATH: [join(root, 'node_modules/.bin'), process.env.PATH].join(delimiter) };
 
-const checkCache = checkCacheFolder(root);
+/** Where the typecheck and ESLint keep their caches in this run; null without them. */
+const checkCache = checkCachePlaces(root);
 
 /** Runs one job; resolves with its exit status and duration, its output printed as it asked. */
 function run(entry, live) {
   const started = Date.now();
-  if (entry.cache) restore(root, entry.cache, checkCache);
+  if (entry.cache && checkCache) restore(checkCache, entry.cache);
+  // What the tool writes from now on is kept; a file offered above and left as it was is not.
+  const since = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(entry.command, entry.args, {
+    const child = spawn(entry.command, argsOf(entry, checkCache), {
       cwd: root,
       env,
       stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
@@ -86,7 +89,7 @@ function run(entry, live) {
       child.stderr.on('data', (chunk) => output.push(chunk));
     }
     const finish = (status) => {
-      if (entry.cache) keep(root, entry.cache, checkCache);
+      if (entry.cache && checkCache) keep(checkCache, entry.cache, since);
       const ms = Date.now() - started;
       const text = Buffer.concat(output).toString('utf8');
       process.stdout.write(`── ${entry.name}: ${status === 0 ? 'ok' : `FAILED (${status})`} in ${seconds(ms)}\n`);
