@@ -40,9 +40,9 @@ const tscRendererTests = typecheckJob('tsc renderer tests', 'renderer/tsconfig.t
 const eslint = lintJob('eslint', ['--max-warnings', '0', '.']);
 const prettier = job('prettier', 'prettier', ['--check', '--log-level', 'warn', '**/*.{ts,tsx,js,mjs,cjs,css}']);
 const build = job('build', 'npm', ['run', 'build']);
-// The packed tarball installed into an empty folder: minutes, mostly npm fetching and compiling
-// better-sqlite3 on one core, and nothing in it races a clock, so it shares the cores with the
-// typecheck and lint rather than with the timed unit and end-to-end tests. It packs the build
+// The packed tarball installed into an empty folder (better-sqlite3's binary served to it on
+// loopback, not compiled): about 20-35 s, mostly npm, and nothing in it races a clock, so it shares
+// the cores with the typecheck and lint rather than with the timed unit and end-to-end tests. It packs the build
 // that the stage before made (package.check.ts skips a second, identical build).
 const pack = job('pack', 'npm', ['run', 'test:pack']);
 
