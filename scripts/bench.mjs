@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureInstall } from './ensure-install.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'bench');
@@ -20,6 +21,8 @@ const benches = existsSync(dir)
       .sort()
   : [];
 
+// The benches run through tsx, so a fresh clone installs first, as `npm start` and `npm test` do.
+ensureInstall();
 if (benches.length === 0) {
   console.log(filter ? `no benchmark matches "${filter}"` : 'no benchmarks yet: add bench/<name>.bench.ts');
   process.exit(0);

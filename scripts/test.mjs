@@ -129,6 +129,8 @@ async function main(argv) {
       return 2;
     }
   }
+  // A stage run on its own (`npm run typecheck`, `node scripts/test.mjs unit`) needs the tools too.
+  if (!plan.some(([name]) => name === 'install')) ensureInstall();
   const started = Date.now();
   const summary = [];
   for (const [name, jobs] of plan) {

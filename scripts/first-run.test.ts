@@ -1,0 +1,74 @@
+/**
+ * Every command the README's script table lists installs the dependencies first on a fresh clone,
+ * as `npm start` and `npm test` always did, rather than failing on a tool or a module that is not
+ * there yet (`sh: electron-vite: not found`, `Cannot find package 'tsx'`).
+ *
+ * The clone here is the project's scripts and package.json with no node_modules and a lockfile out
+ * of step with package.json, so the real `npm ci` each command starts fails at once, offline, and
+ * the command must stop there and say so.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../main/engine/testing/temp-dirs.js';
+
+const root = join(import.meta.dirname, '..');
+const tempDir = tempDirs('cqc-first-run-');
+
+/** The npm commands of the README's script table, as a user types them. */
+function readmeCommands(): string[][] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  return [...readme.matchAll(/^\| `npm (start|test|run [a-z:]+)`/gm)].map((match) => match[1]!.split(' '));
+}
+
+/** A clone with nothing installed whose `npm ci` fails before it fetches anything. */
+function freshClone(): string {
+  const clone = join(tempDir(), 'clone');
+  cpSync(join(root, 'scripts'), join(clone, 'scripts'), {
+    recursive: true,
+    filter: (path) => !path.endsWith('.ts'),
+  });
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  // A dependency the lockfile does not hold: `npm ci` refuses the pair before it goes online.
+  const manifest = {
+    name: pkg.name,
+    version: pkg.version,
+    type: pkg.type,
+    scripts: pkg.scripts,
+    dependencies: { tsx: '4.0.0' },
+  };
+  writeFileSync(join(clone, 'package.json'), JSON.stringify(manifest, null, 2));
+  const lock = { name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages: { '': {} } };
+  writeFileSync(join(clone, 'package-lock.json'), JSON.stringify(lock, null, 2));
+  return clone;
+}
+
+/** The environment of a user's shell: none of the outer npm's variables, and no binary cache touched. */
+function userEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  return { ...env, CQC_PREBUILD_CACHE: 'off', CQC_CHECK_CACHE: 'off', NO_COLOR: '1' };
+}
+
+describe('a fresh clone', () => {
+  const commands = readmeCommands();
+
+  it('lists the commands the README names', () => {
+    expect(commands.map((command) => command.join(' '))).toEqual(
+      expect.arrayContaining(['start', 'test', 'run serve', 'run build', 'run typecheck', 'run lint', 'run bench']),
+    );
+  });
+
+  it.each(commands.map((command) => [command.join(' '), command] as const))(
+    '`npm %s` installs before anything else, and stops when the install fails',
+    (_, command) => {
+      const clone = freshClone();
+      const result = spawnSync('npm', command, { cwd: clone, env: userEnv(), encoding: 'utf8', timeout: 60_000 });
+      const output = `${result.stdout}${result.stderr}`;
+      expect(output).toContain('first run: installing dependencies (npm ci');
+      expect(output).toContain('installing the dependencies failed (npm ci exited 1)');
+      expect(output).not.toMatch(/ERR_MODULE_NOT_FOUND|not found|ENOENT/);
+      expect(result.status).toBe(1);
+    },
+  );
+});
