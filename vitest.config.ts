@@ -39,6 +39,7 @@ const LONG_RUNNING = [
   'main/cli/cli.test.ts', // 13
   'main/cli/check-bounds.test.ts', // 12
   'main/cli/fleet-bodies.test.ts', // 15
+  'scripts/first-run.test.ts', // 17 (seven npm commands one after another)
 ];
 
 /** Vitest's order, with the long-running files moved to the front so none is left to the end. */

@@ -1,5 +1,6 @@
 /**
- * Runs first in `npm start` and `npm test`, with nothing but Node: on a fresh clone (no
+ * Runs first in every command of the README's script table (`npm start`, `npm test`, `npm run
+ * serve`, `build`, `typecheck`, `lint`, `bench`), with nothing but Node: on a fresh clone (no
  * node_modules) or after package-lock.json changed since the last install, it installs the
  * dependencies with `npm ci`, so each command works as the README writes it. Electron's binary is
  * not part of this: Electron fetches it on first use, and `npm start` copes when it cannot.

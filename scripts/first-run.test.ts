@@ -3,13 +3,15 @@
  * as `npm start` and `npm test` always did, rather than failing on a tool or a module that is not
  * there yet (`sh: electron-vite: not found`, `Cannot find package 'tsx'`).
  *
- * The clone here is the project's scripts and package.json with no node_modules and a lockfile out
- * of step with package.json, so the real `npm ci` each command starts fails at once, offline, and
- * the command must stop there and say so.
+ * The clone here is the project's scripts, benches and package.json with no node_modules, and a
+ * lockfile out of step with package.json, so the real `npm ci` each command starts refuses the pair
+ * (npm kept offline: without that it asks the registry about the dependency first), and the
+ * command must stop there and say so. What is not tested here: a lockfile newer than the install,
+ * and the commands after an install that succeeds (`npm test` itself runs after one).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../main/engine/testing/temp-dirs.js';
 
@@ -29,6 +31,8 @@ function freshClone(): string {
     recursive: true,
     filter: (path) => !path.endsWith('.ts'),
   });
+  // Without an install first, the benches' runner would start each through tsx, which is not there.
+  cpSync(join(root, 'bench'), join(clone, 'bench'), { recursive: true });
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   // A dependency the lockfile does not hold: `npm ci` refuses the pair before it goes online.
   const manifest = {
@@ -44,10 +48,25 @@ function freshClone(): string {
   return clone;
 }
 
-/** The environment of a user's shell: none of the outer npm's variables, and no binary cache touched. */
+/**
+ * The environment of a user's shell: none of the outer npm's variables, none of this project's
+ * tools on PATH (so a tool used before the install is not found), no cache of ours touched, and npm
+ * offline (each `npm ci` refuses the lockfile without asking the registry).
+ */
 function userEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  return { ...env, CQC_PREBUILD_CACHE: 'off', CQC_CHECK_CACHE: 'off', NO_COLOR: '1' };
+  const path = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((entry) => !entry.includes('node_modules'))
+    .join(delimiter);
+  return {
+    ...env,
+    PATH: path,
+    npm_config_offline: 'true',
+    CQC_PREBUILD_CACHE: 'off',
+    CQC_CHECK_CACHE: 'off',
+    NO_COLOR: '1',
+  };
 }
 
 describe('a fresh clone', () => {
