@@ -6,7 +6,7 @@
  * not part of this: Electron fetches it on first use, and `npm start` copes when it cannot.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { binaryCache, cachedPrebuild, keepPrebuild } from './sqlite-prebuild.mjs';
@@ -51,6 +51,67 @@ function npm(args) {
  */
 export function ensureInstall() {
   if (installIsCurrent()) return;
+  const turn = takeInstallTurn();
+  try {
+    // Another command may have installed while this one waited.
+    if (!installIsCurrent()) install();
+  } finally {
+    if (turn) rmSync(turnDir, { recursive: true, force: true });
+  }
+}
+
+// Two commands started side by side on a fresh clone (`npm start` in one terminal, `npm test` in
+// another) would run two `npm ci` into one node_modules, and each breaks the other's. The first
+// takes the turn by making this folder (an atomic step on every OS), with its process id inside.
+const turnDir = join(root, '.install-turn');
+const ownerFile = join(turnDir, 'pid');
+const TURN_WAIT_MS = 15 * 60_000;
+
+/** Whether the command holding the turn still runs: one killed mid-install (Ctrl-C) leaves it behind. */
+function ownerRuns() {
+  let pid;
+  try {
+    pid = Number(readFileSync(ownerFile, 'utf8'));
+  } catch {
+    // Made, its id not written yet; or left so by a kill between the two steps.
+    return Date.now() - statSync(turnDir, { throwIfNoEntry: false })?.mtimeMs < 10_000;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Waits for another command's install here to end, then takes the turn; false where no turn can be taken (a folder it cannot write). */
+function takeInstallTurn() {
+  const since = Date.now();
+  let told = false;
+  for (;;) {
+    try {
+      mkdirSync(turnDir);
+      writeFileSync(ownerFile, String(process.pid));
+      return true;
+    } catch (error) {
+      if (error.code !== 'EEXIST') return false;
+    }
+    if (!ownerRuns()) {
+      rmSync(turnDir, { recursive: true, force: true });
+      continue;
+    }
+    if (!told) process.stderr.write('another command is installing the dependencies here; waiting for it…\n');
+    told = true;
+    if (Date.now() - since > TURN_WAIT_MS) {
+      process.stderr.write(`still installing after ${TURN_WAIT_MS / 60_000} min; if nothing is, remove ${turnDir}\n`);
+      process.exit(1);
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  }
+}
+
+/** `npm ci`, its SQLite binary taken from or kept in the user's cache; exits when it fails. */
+function install() {
   process.stderr.write(
     existsSync(installed)
       ? 'package-lock.json changed: installing dependencies (npm ci)…\n'
@@ -70,6 +131,7 @@ export function ensureInstall() {
     process.stderr.write(
       `installing the dependencies failed (npm ci exited ${status ?? 'without starting'}); see npm's messages above\n`,
     );
+    rmSync(turnDir, { recursive: true, force: true });
     process.exit(1);
   }
   const outcome = sqliteOutcome(offered ? kept : null, wasCompiled(sqliteDir));

@@ -9,8 +9,8 @@
  * command must stop there and say so. What is not tested here: a lockfile newer than the install,
  * and the commands after an install that succeeds (`npm test` itself runs after one).
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../main/engine/testing/temp-dirs.js';
@@ -90,4 +90,52 @@ describe('a fresh clone', () => {
       expect(result.status).toBe(1);
     },
   );
+});
+
+/** An npm whose `ci` takes a while, notes when it starts and ends, and leaves a current install. */
+const SLOW_NPM = `
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+appendFileSync(process.env.NPM_LOG, 'start\\n');
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+mkdirSync('node_modules', { recursive: true });
+writeFileSync('node_modules/.package-lock.json', '{}');
+appendFileSync(process.env.NPM_LOG, 'end\\n');
+`;
+
+/** Runs the install on first run in `clone` with the slow npm; its exit status and what it said. */
+function installIn(clone: string): Promise<{ status: number | null; said: string }> {
+  const npm = join(clone, 'slow-npm.mjs');
+  writeFileSync(npm, SLOW_NPM);
+  const env = { ...userEnv(), npm_execpath: npm, NPM_LOG: join(clone, 'npm.log') };
+  const child = spawn(process.execPath, ['scripts/ensure-install.mjs'], { cwd: clone, env });
+  let said = '';
+  child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, said })));
+}
+
+const npmRuns = (clone: string) => readFileSync(join(clone, 'npm.log'), 'utf8').split('\n').filter(Boolean);
+
+describe('two commands started at once on a fresh clone', () => {
+  it('install once: the second waits for the first and finds the install done', async () => {
+    const clone = freshClone();
+    const first = installIn(clone);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const results = await Promise.all([first, installIn(clone)]);
+    expect(npmRuns(clone)).toEqual(['start', 'end']);
+    expect(results.map((result) => result.status)).toEqual([0, 0]);
+    expect(results[1]!.said).toContain('another command is installing the dependencies here; waiting for it');
+    expect(existsSync(join(clone, '.install-turn'))).toBe(false);
+  });
+
+  it('take the turn a killed install left behind', async () => {
+    const clone = freshClone();
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    mkdirSync(join(clone, '.install-turn'));
+    writeFileSync(join(clone, '.install-turn', 'pid'), String(gone));
+    const result = await installIn(clone);
+    expect(result.status).toBe(0);
+    expect(result.said).not.toContain('waiting');
+    expect(npmRuns(clone)).toEqual(['start', 'end']);
+    expect(existsSync(join(clone, '.install-turn'))).toBe(false);
+  });
 });
