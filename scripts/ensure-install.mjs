@@ -52,12 +52,14 @@ function npm(args) {
 export function ensureInstall() {
   if (installIsCurrent()) return;
   const turn = takeInstallTurn();
+  let done = true;
   try {
     // Another command may have installed while this one waited.
-    if (!installIsCurrent()) install();
+    if (!installIsCurrent()) done = install();
   } finally {
     if (turn) rmSync(turnDir, { recursive: true, force: true });
   }
+  if (!done) process.exit(1);
 }
 
 // Two commands started side by side on a fresh clone (`npm start` in one terminal, `npm test` in
@@ -110,7 +112,7 @@ function takeInstallTurn() {
   }
 }
 
-/** `npm ci`, its SQLite binary taken from or kept in the user's cache; exits when it fails. */
+/** `npm ci`, its SQLite binary taken from or kept in the user's cache; false when it failed (said why). */
 function install() {
   process.stderr.write(
     existsSync(installed)
@@ -131,14 +133,14 @@ function install() {
     process.stderr.write(
       `installing the dependencies failed (npm ci exited ${status ?? 'without starting'}); see npm's messages above\n`,
     );
-    rmSync(turnDir, { recursive: true, force: true });
-    process.exit(1);
+    return false;
   }
   const outcome = sqliteOutcome(offered ? kept : null, wasCompiled(sqliteDir));
   if (outcome === 'took the kept binary')
     process.stderr.write(`better-sqlite3: the binary an earlier install here compiled (${kept})\n`);
   else if (outcome === 'keep' && keepPrebuild(cache, sqliteDir))
     process.stderr.write(`better-sqlite3: compiled, and kept in ${cache} for the next install here\n`);
+  return true;
 }
 
 /** prebuild-install's settings file, found from the folder an install script runs in up to the root. */

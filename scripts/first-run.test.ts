@@ -88,6 +88,8 @@ describe('a fresh clone', () => {
       expect(output).toContain('installing the dependencies failed (npm ci exited 1)');
       expect(output).not.toMatch(/ERR_MODULE_NOT_FOUND|not found|ENOENT/);
       expect(result.status).toBe(1);
+      // The turn is given back however the install ended.
+      expect(existsSync(join(clone, '.install-turn'))).toBe(false);
     },
   );
 });
