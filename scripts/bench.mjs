@@ -21,7 +21,7 @@ const benches = existsSync(dir)
       .sort()
   : [];
 
-// The benches run through tsx, so a fresh clone installs first, as `npm start` and `npm test` do.
+// The benches run through tsx, so a fresh clone installs first (ensure-install.mjs).
 ensureInstall();
 if (benches.length === 0) {
   console.log(filter ? `no benchmark matches "${filter}"` : 'no benchmarks yet: add bench/<name>.bench.ts');
