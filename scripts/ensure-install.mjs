@@ -112,6 +112,14 @@ function takeInstallTurn() {
   }
 }
 
+/**
+ * The install is a whole one, whatever npm settings the command that needed it came with: the
+ * command goes on to build and run, so `npm pack --dry-run` (whose prepack builds) must not make it
+ * a dry run, nor NODE_ENV=production or an `omit=dev` setting leave out the build's tools. Flags,
+ * because npm reads its command line over its environment and the user's .npmrc.
+ */
+const INSTALL_FLAGS = ['--no-audit', '--no-fund', '--json=false', '--dry-run=false', '--include=dev'];
+
 /** `npm ci`, its SQLite binary taken from or kept in the user's cache; false when it failed (said why). */
 function install() {
   process.stderr.write(
@@ -125,7 +133,7 @@ function install() {
   const offered = kept ? offerLocalPrebuilds(cache) : null;
   let status;
   try {
-    status = npm(['ci', '--no-audit', '--no-fund', '--json=false']);
+    status = npm(['ci', ...INSTALL_FLAGS]);
   } finally {
     if (offered) rmSync(offered, { force: true });
   }

@@ -141,3 +141,42 @@ describe('two commands started at once on a fresh clone', () => {
     expect(existsSync(join(clone, '.install-turn'))).toBe(false);
   });
 });
+
+/**
+ * A clone whose one dependency, a dev one, is a folder beside it: the real `npm ci` installs it
+ * offline, and the install on first run can be seen to have happened, or not.
+ */
+function cloneWithLocalDevDependency(): string {
+  const clone = join(tempDir(), 'clone');
+  cpSync(join(root, 'scripts'), join(clone, 'scripts'), { recursive: true, filter: (path) => !path.endsWith('.ts') });
+  mkdirSync(join(clone, 'tool'));
+  writeFileSync(join(clone, 'tool', 'package.json'), JSON.stringify({ name: 'tool', version: '1.0.0' }));
+  const manifest = { name: 'clone', version: '1.0.0', type: 'module', devDependencies: { tool: 'file:tool' } };
+  writeFileSync(join(clone, 'package.json'), JSON.stringify(manifest, null, 2));
+  const lock = spawnSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], {
+    cwd: clone,
+    env: userEnv(),
+    encoding: 'utf8',
+  });
+  expect(lock.status, lock.stderr).toBe(0);
+  return clone;
+}
+
+describe('the install on first run is a whole one, whatever npm settings came with the command', () => {
+  it.each([
+    ['`npm pack --dry-run` (its prepack builds)', { npm_config_dry_run: 'true' }],
+    ['NODE_ENV=production', { NODE_ENV: 'production' }],
+    ['an omit=dev setting', { npm_config_omit: 'dev' }],
+  ])('%s', (_, settings) => {
+    const clone = cloneWithLocalDevDependency();
+    const result = spawnSync(process.execPath, ['scripts/ensure-install.mjs'], {
+      cwd: clone,
+      env: { ...userEnv(), ...settings },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(existsSync(join(clone, 'node_modules', 'tool', 'package.json'))).toBe(true);
+    expect(existsSync(join(clone, 'node_modules', '.package-lock.json'))).toBe(true);
+  });
+});
