@@ -92,7 +92,16 @@ const intoOtherFeature = (depth) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', '.electron-native/**', 'playwright-report/**', 'test-results/**'] },
+  {
+    ignores: [
+      'out/**',
+      'node_modules/**',
+      '.node_modules-before-install/**',
+      '.electron-native/**',
+      'playwright-report/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { failedForThisLock, letGo, putBack, setAside } from './earlier-install.mjs';
 import { binaryCache, cachedPrebuild, keepPrebuild } from './sqlite-prebuild.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,6 +52,10 @@ function npm(args) {
  */
 export function ensureInstall() {
   if (installIsCurrent()) return;
+  if (failedForThisLock(root)) {
+    process.stderr.write(KEPT_NOTE);
+    return;
+  }
   const turn = takeInstallTurn();
   let done = true;
   try {
@@ -120,7 +125,14 @@ function takeInstallTurn() {
  */
 const INSTALL_FLAGS = ['--no-audit', '--no-fund', '--json=false', '--dry-run=false', '--include=dev'];
 
-/** `npm ci`, its SQLite binary taken from or kept in the user's cache; false when it failed (said why). */
+const KEPT_NOTE =
+  'going on with the install from before package-lock.json changed (it may lack what the change added); `npm ci` tries again\n';
+
+/**
+ * `npm ci`, its SQLite binary taken from or kept in the user's cache; false when it failed (said
+ * why) and left no install. One that failed where an install worked before puts that one back
+ * (scripts/earlier-install.mjs), and the command goes on with it.
+ */
 function install() {
   process.stderr.write(
     existsSync(installed)
@@ -131,6 +143,7 @@ function install() {
   const version = lockedSqliteVersion();
   const kept = version ? cachedPrebuild(cache, version) : null;
   const offered = kept ? offerLocalPrebuilds(cache) : null;
+  const earlier = setAside(root);
   let status;
   try {
     status = npm(['ci', ...INSTALL_FLAGS]);
@@ -141,8 +154,11 @@ function install() {
     process.stderr.write(
       `installing the dependencies failed (npm ci exited ${status ?? 'without starting'}); see npm's messages above\n`,
     );
-    return false;
+    if (earlier === null || !putBack(root, earlier)) return false;
+    process.stderr.write(KEPT_NOTE);
+    return true;
   }
+  if (earlier) letGo(earlier);
   const outcome = sqliteOutcome(offered ? kept : null, wasCompiled(sqliteDir));
   if (outcome === 'took the kept binary')
     process.stderr.write(`better-sqlite3: the binary an earlier install here compiled (${kept})\n`);

@@ -10,10 +10,11 @@
  * and the commands after an install that succeeds (`npm test` itself runs after one).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../main/engine/testing/temp-dirs.js';
+import { ASIDE } from './earlier-install.mjs';
 
 const root = join(import.meta.dirname, '..');
 const tempDir = tempDirs('cqc-first-run-');
@@ -143,24 +144,49 @@ describe('two commands started at once on a fresh clone', () => {
 });
 
 /**
- * A clone whose one dependency, a dev one, is a folder beside it: the real `npm ci` installs it
- * offline, and the install on first run can be seen to have happened, or not.
+ * A clone whose one dependency, a dev one, is a tarball beside it: the real `npm ci` installs it
+ * offline (a copy, as from the registry), and the install can be seen to have happened, or not.
  */
 function cloneWithLocalDevDependency(): string {
   const clone = join(tempDir(), 'clone');
   cpSync(join(root, 'scripts'), join(clone, 'scripts'), { recursive: true, filter: (path) => !path.endsWith('.ts') });
-  mkdirSync(join(clone, 'tool'));
-  writeFileSync(join(clone, 'tool', 'package.json'), JSON.stringify({ name: 'tool', version: '1.0.0' }));
-  const manifest = { name: 'clone', version: '1.0.0', type: 'module', devDependencies: { tool: 'file:tool' } };
+  const tool = join(clone, 'tool');
+  mkdirSync(tool);
+  writeFileSync(join(tool, 'package.json'), JSON.stringify({ name: 'tool', version: '1.0.0' }));
+  npmIn(tool, ['pack', '--pack-destination', clone]);
+  rmSync(tool, { recursive: true });
+  const manifest = {
+    name: 'clone',
+    version: '1.0.0',
+    type: 'module',
+    devDependencies: { tool: 'file:tool-1.0.0.tgz' },
+  };
   writeFileSync(join(clone, 'package.json'), JSON.stringify(manifest, null, 2));
-  const lock = spawnSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], {
-    cwd: clone,
+  npmIn(clone, ['install', '--package-lock-only']);
+  return clone;
+}
+
+function npmIn(cwd: string, args: string[]): void {
+  const result = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--json=false'], {
+    cwd,
     env: userEnv(),
     encoding: 'utf8',
   });
-  expect(lock.status, lock.stderr).toBe(0);
-  return clone;
+  expect(result.status, result.stderr).toBe(0);
 }
+
+/** The install on first run in `clone`, as every command starts it: its exit status and what it said. */
+function ensureInstallIn(clone: string, settings: NodeJS.ProcessEnv = {}): { status: number | null; said: string } {
+  const result = spawnSync(process.execPath, ['scripts/ensure-install.mjs'], {
+    cwd: clone,
+    env: { ...userEnv(), ...settings },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, said: result.stderr };
+}
+
+const toolInstalled = (clone: string) => existsSync(join(clone, 'node_modules', 'tool', 'package.json'));
 
 describe('the install on first run is a whole one, whatever npm settings came with the command', () => {
   it.each([
@@ -169,14 +195,88 @@ describe('the install on first run is a whole one, whatever npm settings came wi
     ['an omit=dev setting', { npm_config_omit: 'dev' }],
   ])('%s', (_, settings) => {
     const clone = cloneWithLocalDevDependency();
-    const result = spawnSync(process.execPath, ['scripts/ensure-install.mjs'], {
-      cwd: clone,
-      env: { ...userEnv(), ...settings },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(result.status, result.stderr).toBe(0);
-    expect(existsSync(join(clone, 'node_modules', 'tool', 'package.json'))).toBe(true);
+    const result = ensureInstallIn(clone, settings);
+    expect(result.status, result.said).toBe(0);
+    expect(toolInstalled(clone)).toBe(true);
     expect(existsSync(join(clone, 'node_modules', '.package-lock.json'))).toBe(true);
+  });
+});
+
+/** package-lock.json changed to want a package npm cannot fetch offline: `npm ci` fails after emptying node_modules. */
+function wantUnreachablePackage(clone: string): void {
+  const manifest = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8'));
+  manifest.devDependencies['cqc-nowhere'] = '1.0.0';
+  writeFileSync(join(clone, 'package.json'), JSON.stringify(manifest, null, 2));
+  const lock = JSON.parse(readFileSync(join(clone, 'package-lock.json'), 'utf8'));
+  lock.packages[''].devDependencies['cqc-nowhere'] = '1.0.0';
+  lock.packages['node_modules/cqc-nowhere'] = {
+    version: '1.0.0',
+    resolved: 'https://registry.npmjs.org/cqc-nowhere/-/cqc-nowhere-1.0.0.tgz',
+    integrity: `sha512-${'A'.repeat(86)}==`,
+    dev: true,
+  };
+  writeFileSync(join(clone, 'package-lock.json'), JSON.stringify(lock, null, 2));
+  // Newer than the install, whatever the file system's clock resolution.
+  const later = new Date(Date.now() + 2_000);
+  utimesSync(join(clone, 'package-lock.json'), later, later);
+}
+
+describe('an install that fails after a lockfile change', () => {
+  const KEPT = 'going on with the install from before package-lock.json changed';
+
+  it('puts the install that worked back, goes on with it, and tries again only for another lockfile', () => {
+    const clone = cloneWithLocalDevDependency();
+    expect(ensureInstallIn(clone).status).toBe(0);
+    wantUnreachablePackage(clone);
+
+    const failed = ensureInstallIn(clone);
+    expect(failed.said).toContain('package-lock.json changed: installing dependencies');
+    expect(failed.said).toContain('installing the dependencies failed');
+    expect(failed.said).toContain(KEPT);
+    expect(failed.status).toBe(0);
+    expect(toolInstalled(clone)).toBe(true);
+    expect(existsSync(join(clone, ASIDE))).toBe(false);
+
+    // The next command does not wait on the network again for the same lockfile.
+    const next = ensureInstallIn(clone);
+    expect(next.status).toBe(0);
+    expect(next.said).toContain(KEPT);
+    expect(next.said).not.toContain('installing');
+
+    // Another lockfile (the change taken back) is installed.
+    const manifest = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8'));
+    delete manifest.devDependencies['cqc-nowhere'];
+    writeFileSync(join(clone, 'package.json'), JSON.stringify(manifest, null, 2));
+    npmIn(clone, ['install', '--package-lock-only']);
+    const later = new Date(Date.now() + 4_000);
+    utimesSync(join(clone, 'package-lock.json'), later, later);
+    const again = ensureInstallIn(clone);
+    expect(again.status, again.said).toBe(0);
+    expect(again.said).not.toContain(KEPT);
+    expect(toolInstalled(clone)).toBe(true);
+  });
+
+  it('keeps the install a killed install had set aside, not the half-done one', () => {
+    const clone = cloneWithLocalDevDependency();
+    expect(ensureInstallIn(clone).status).toBe(0);
+    wantUnreachablePackage(clone);
+    // As a command killed in the middle of its npm ci leaves it.
+    renameSync(join(clone, 'node_modules'), join(clone, ASIDE));
+    mkdirSync(join(clone, 'node_modules', 'half-done'), { recursive: true });
+
+    const result = ensureInstallIn(clone);
+    expect(result.status).toBe(0);
+    expect(result.said).toContain(KEPT);
+    expect(toolInstalled(clone)).toBe(true);
+    expect(existsSync(join(clone, 'node_modules', 'half-done'))).toBe(false);
+    expect(existsSync(join(clone, ASIDE))).toBe(false);
+  });
+
+  it('leaves a fresh clone with nothing to keep failing as before', () => {
+    const clone = cloneWithLocalDevDependency();
+    wantUnreachablePackage(clone);
+    const result = ensureInstallIn(clone);
+    expect(result.status).toBe(1);
+    expect(result.said).not.toContain(KEPT);
   });
 });
