@@ -13,10 +13,13 @@ import {
   PENDING_BUDGET_BYTES,
   SEND_STALL_MS,
 } from './connection-guard.js';
+import { connectionCapOf } from './connection-cap.js';
 import { MAX_PIPELINED } from './unread-answers.js';
 import { createServiceApp, type ServiceAppOptions } from './service-app.js';
 
 const apps: FastifyInstance[] = [];
+/** The answers of `GET /held` waiting, each sent when called. */
+const held: (() => void)[] = [];
 /** An answer larger than loopback's socket buffers take: most of it waits in the process until read. */
 const BIG = 16 * 1024 * 1024;
 afterEach(async () => {
@@ -32,6 +35,7 @@ async function listening(options: ServiceAppOptions = {}): Promise<number> {
   });
   app.post('/private/echo', { bodyLimit: 1_000 }, async (request) => ({ got: request.body }));
   app.get('/', async () => ({ ok: true }));
+  app.get('/held', () => new Promise((resolve) => held.push(() => resolve({ held: true }))));
   app.get('/big', async (_request, reply) => reply.type('text/plain').send('x'.repeat(BIG)));
   apps.push(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -118,28 +122,57 @@ describe('an idle kept-alive connection', () => {
 });
 
 describe('a listener holds at most its cap of connections', () => {
-  it('closes a connection past the cap at once, and takes one again when one has gone', async () => {
+  /** A connection that has sent part of a request head and goes no further (a drip's first bytes). */
+  const dripping = (port: number) =>
+    new Promise<Socket>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write('GET / HTTP/1.1\r\nx-drip: ');
+        setTimeout(() => resolve(socket), 20);
+      });
+      socket.on('error', () => undefined);
+    });
+  const closed = (socket: Socket) => new Promise((resolve) => socket.once('close', resolve));
+  const get = (port: number, path = '/') =>
+    converse(port, (socket) => socket.write(`GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n`));
+
+  it('lets a client in past a flood of connections that send no whole request, closing the oldest', async () => {
     const port = await listening({ maxConnections: 3 });
-    const held = await Promise.all(
-      [0, 1, 2].map(
-        () =>
-          new Promise<Socket>((resolve) => {
-            const socket = connect(port, '127.0.0.1', () => resolve(socket));
-          }),
-      ),
-    );
-    // Past the cap: closed without a word, well before any deadline.
-    const refused = await converse(port, (socket) => socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n'));
+    const flood: Socket[] = [];
+    for (let i = 0; i < 3; i++) flood.push(await dripping(port));
+    const oldestClosed = closed(flood[0]!);
+    const served = await get(port);
+    expect(statusLines(served.text)).toEqual(['HTTP/1.1 200 OK']);
+    expect(served.closedAfterMs).toBeLessThan(1_000);
+    await oldestClosed;
+    expect(flood.map((socket) => socket.destroyed)).toEqual([true, false, false]);
+    // A flood that reconnects as fast as it is closed still leaves the client its turn.
+    for (let round = 0; round < 5; round++) {
+      flood.push(await dripping(port));
+      expect(statusLines((await get(port)).text)).toEqual(['HTTP/1.1 200 OK']);
+    }
+    for (const socket of flood) socket.destroy();
+  });
+
+  it('closes a new connection at once when every one is being answered, and takes one when one is done', async () => {
+    const port = await listening({ maxConnections: 3 });
+    const answering = [0, 1, 2].map(() => get(port, '/held'));
+    while (held.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Past the cap, with no connection to give way: closed without a word, well before any deadline.
+    const refused = await get(port);
     expect(refused.text).toBe('');
     expect(refused.closedAfterMs).toBeLessThan(1_000);
-    held[0]!.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const served = await converse(port, (socket) =>
-      socket.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n'),
-    );
-    expect(statusLines(served.text)).toEqual(['HTTP/1.1 200 OK']);
-    for (const socket of held) socket.destroy();
-    expect(createServiceApp().server.maxConnections).toBe(MAX_CONNECTIONS);
+    for (const answer of held.splice(0)) answer();
+    const answered = await Promise.all(answering);
+    expect(answered.map((heard) => statusLines(heard.text))).toEqual([
+      ['HTTP/1.1 200 OK'],
+      ['HTTP/1.1 200 OK'],
+      ['HTTP/1.1 200 OK'],
+    ]);
+    expect(statusLines((await get(port)).text)).toEqual(['HTTP/1.1 200 OK']);
+  });
+
+  it('is 1,024 on every listener but the cloud queue one', () => {
+    expect(connectionCapOf(createServiceApp().server)).toBe(MAX_CONNECTIONS);
   });
 });
 

@@ -15,10 +15,12 @@
  *   refused 401 or not, hold its connection for over a minute: 1,024 of them held a listener shut
  *   for as long (audit of 5 December 2026). The console's players let theirs go after 4 s.
  * - **A cap on connections.** All four listeners live in one process and share its file
- *   descriptors with the stores: a listener takes no more than its cap at once and closes the rest
- *   as they come, so a flood of connections to one listener leaves the others, and SQLite, their
- *   share. The cloud queue listener takes more: a fleet of thousands of players plays against it
- *   (docs/fleet.md), each request on a connection of its own while it waits.
+ *   descriptors with the stores: a listener holds no more than its cap at once, so a flood of
+ *   connections to one listener leaves the others, and SQLite, their share. At the cap a new
+ *   connection takes the place of the oldest one not being answered, so that the flood does not
+ *   keep the listener's own clients out either (`connection-cap.ts`). The cloud queue listener
+ *   takes more: a fleet of thousands of players plays against it (docs/fleet.md), each request on
+ *   a connection of its own while it waits.
  * - **An answer the client stops reading goes after 30 s**, sooner when unread answers pile up
  *   (`unread-answers.ts`).
  * - **`100 Continue` only for a body that will be read.** Node answers `Expect: 100-continue` at
@@ -28,6 +30,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import { capConnections } from './connection-cap.js';
 import { cutUnreadAnswers, PENDING_BUDGET_BYTES, SEND_STALL_MS } from './unread-answers.js';
 
 export { PENDING_BUDGET_BYTES, SEND_STALL_MS } from './unread-answers.js';
@@ -75,7 +78,7 @@ export function guardConnections(
     pendingBudgetBytes = PENDING_BUDGET_BYTES,
   }: ConnectionGuardOptions,
 ): void {
-  server.maxConnections = maxConnections;
+  capConnections(server, maxConnections);
   server.keepAliveTimeout = keepAliveIdleMs;
   // With a listener for it, Node leaves the interim answer to us; the request goes on as any other.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
