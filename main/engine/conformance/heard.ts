@@ -11,6 +11,19 @@ import type { Answer } from './server.js';
 export const SLOW_MS = 1_000;
 /** Answers each list keeps: far more than a message names or evidence shows. */
 export const HEARD_KEPT = 100;
+/** Answers a mean is said over: fewer say little about the server. */
+const MEAN_OVER = 3;
+
+/**
+ * What to do when a run spent its time waiting on a slow server, said where its time ran out (the
+ * run's deadline, the play-through's share of it); '' when the answers were quick: a correct
+ * server that takes 3 s an answer needs more than 120 s for the suite's few hundred requests.
+ */
+export function slowServerNote(heard: Heard): string {
+  if (heard.answered < MEAN_OVER || heard.meanMs <= SLOW_MS) return '';
+  const mean = (heard.meanMs / 1_000).toFixed(1);
+  return ` (the server's ${heard.answered} answers took ${mean} s each on average: a longer deadline, check --timeout S, gives the suite time to finish)`;
+}
 
 export class Heard {
   /** Every answer, complete or not. */

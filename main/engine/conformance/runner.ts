@@ -11,7 +11,7 @@ import type { ConformanceCaseInfo, ConformanceOutcome } from '../api/conformance
 import { messageOf } from '../api/errors.js';
 import { fail, skip, type CaseContext, type ConformanceCase, type Verdict } from './case.js';
 import { isWindow, KEPT_WINDOWS, newFacts, windowOf } from './facts.js';
-import { SLOW_MS, type Heard } from './heard.js';
+import { slowServerNote, type Heard } from './heard.js';
 import { MadeUp } from './made-up.js';
 import { noQueueBecause, silentUntil } from './no-queue.js';
 import { retained, retainedView } from './retained.js';
@@ -181,7 +181,7 @@ async function beforeDeadline(
   if (!deadline) return work;
   const verdictAtDeadline = (): Verdict =>
     fail(
-      `${passed(deadline)} while this case was running; its requests were stopped and the cases after it skipped${slowServer(heard)}`,
+      `${passed(deadline)} while this case was running; its requests were stopped and the cases after it skipped${slowServerNote(heard)}`,
     );
   let onAbort!: () => void;
   const atDeadline = new Promise<Verdict>((resolve) => {
@@ -197,21 +197,8 @@ async function beforeDeadline(
   }
 }
 
-/**
- * What to do when the run spent its time waiting on a slow server: a correct server that takes
- * 3 s an answer needs more than 120 s for the suite's few hundred requests.
- */
-function slowServer(heard: Heard): string {
-  if (heard.answered < MEAN_OVER || heard.meanMs <= SLOW_MS) return '';
-  const mean = (heard.meanMs / 1_000).toFixed(1);
-  return ` (the server's ${heard.answered} answers took ${mean} s each on average: a longer deadline, check --timeout S, gives the suite time to finish)`;
-}
-
 /** How long aborted requests get to be heard: an abort settles them at once, this is a guard. */
 const SETTLE_MS = 1_000;
-
-/** Answers a mean is said over: fewer say little about the server. */
-const MEAN_OVER = 3;
 
 function passed(deadline: AbortSignal): string {
   return deadline.reason instanceof Error ? deadline.reason.message : "the run's deadline passed";

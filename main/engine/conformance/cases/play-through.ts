@@ -10,6 +10,10 @@
  * It plays to the queue's end, whatever its length, for as long as the run's deadline allows
  * (less a moment for the cases after it, which only read what was answered). A queue too long for
  * the deadline is a warning that says how far the player got: what it did not play, it does not pass.
+ * A play the deadline stopped before the listener's first five tracks (a pause on the second, a
+ * seek on the third, a skip back from the fourth, a skip on the fifth) fails: it has not done what
+ * the case is there to do, and a slow server or a short --timeout passed a server whose defect
+ * only a skip back shows (outside audit of 7 December 2026).
  *
  * It builds on every case whose rule the player leans on, so a defect one of them fails skips
  * this one (one defect, one failure). The clock is the case's own, never the console's: the
@@ -32,6 +36,7 @@ import { requestLine } from '../server.js';
 import { withinTime } from '../within-time.js';
 import { RULE } from '../rules.js';
 import { askOf, sizeProblems } from './sizes.js';
+import { slowServerNote, type Heard } from '../heard.js';
 
 /** The X-Player-Id of the case's player, as the suite's other requests. */
 const PLAYER_ID = CHECK_PLAYER_ID;
@@ -123,7 +128,7 @@ export const playThrough: ConformanceCase = {
               { problems: [], notJudged: "the run's time ran out before its end could be asked again", answers: [] },
             )
           : null;
-      return verdictOf(result, answers, probed, busyBefore);
+      return verdictOf(result, answers, probed, busyBefore, facts.heard);
     } finally {
       player.close();
       clock.close();
@@ -191,15 +196,26 @@ function watchRequests(client: CloudQueueClient, now: () => number): (forMs: num
   };
 }
 
-function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, busyBefore: number): Verdict {
+/** The tracks the listener's plan has acted on by the end of the fifth (`plannedFor` in play.ts). */
+const FIRST_ACTS_TRACKS = 5;
+
+function verdictOf(
+  result: Play,
+  answers: PlayAnswers,
+  probed: EndProbe | null,
+  busyBefore: number,
+  heard: Heard,
+): Verdict {
   const { end, tracks } = result;
   if (end.kind === 'failed') return fail(end.message, end.evidence.length ? end.evidence : answers.recent.slice(-1));
   if (end.kind === 'stopped') return skip('the run stopped while the player played');
   const span =
     tracks.length === 0
-      ? // The player went through the queue without a moment on any item (audit Y3: "the whole
-        // queue: no track" read as a contradiction): nothing to pause, seek or skip in.
-        'no track seen playing (each ended as it began: tracks of 0 ms?)'
+      ? end.kind === 'out-of-time'
+        ? 'no track yet'
+        : // The player went through the queue without a moment on any item (audit Y3: "the whole
+          // queue: no track" read as a contradiction): nothing to pause, seek or skip in.
+          'no track seen playing (each ended as it began: tracks of 0 ms?)'
       : tracks.length === 1
         ? `1 track (${tracks[0]})`
         : `${tracks.length.toLocaleString('en-US')} tracks, ${tracks[0]} … ${tracks.at(-1)}`;
@@ -216,6 +232,11 @@ function verdictOf(result: Play, answers: PlayAnswers, probed: EndProbe | null, 
     const waited = busyBefore
       ? `; the cases before it had waited out ${busyBefore} answer${busyBefore === 1 ? '' : 's'} of 503, each asked again after Retry-After (${busyBefore * 2} s at least)`
       : '';
+    if (tracks.length < FIRST_ACTS_TRACKS)
+      return fail(
+        `played ${played}, then ran out of the run's time (${Math.round(end.budgetMs / 1000)} s for the play) before the listener's first ${FIRST_ACTS_TRACKS} tracks (a pause, a seek, a skip back, a skip): too little was played to pass, and what was not played is not judged${slowServerNote(heard) || ' (a longer --timeout plays further)'}${waited}${also}`,
+        answers.recent,
+      );
     return warn(
       `played ${played}, then ran out of the run's time (${Math.round(end.budgetMs / 1000)} s for the play) before the queue's end: what comes after ${tracks.at(-1) ?? 'the first item'} was not played, so it is not judged (a longer --timeout plays further)${waited}${also}`,
       answers.recent,
@@ -266,8 +287,8 @@ function actsOf({ acts }: Play): string {
 }
 
 function rhythmOf(answers: PlayAnswers): string {
-  const n = (count: number) => count.toLocaleString('en-US');
-  return `${n(answers.count('itemWindow'))} windows, ${n(answers.count('version'))} version polls, ${n(answers.count('timePlayed'))} reports`;
+  const n = (count: number, what: string) => `${count.toLocaleString('en-US')} ${what}${count === 1 ? '' : 's'}`;
+  return `${n(answers.count('itemWindow'), 'window')}, ${n(answers.count('version'), 'version poll')}, ${n(answers.count('timePlayed'), 'report')}`;
 }
 
 function duration(ms: number): string {

@@ -137,6 +137,8 @@ export interface DefectiveServerOptions {
    * is, without a play of 20,000 tracks (tens of seconds of CPU) to get there.
    */
   walkAnswersAfterMs?: number;
+  /** Each request of the play-through is answered this late: a slow server, whose play the run's time cuts short. */
+  playAnswersAfterMs?: number;
   /** From this poll on, each GET /version answers a version never seen, and the windows carry the latest: a version from a clock. */
   versionMovesFromPoll?: number;
   /** GET /version answers "v-stale" after this many polls, while the windows keep "v1". */
@@ -337,6 +339,8 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     }
     if (options.walkAnswersAfterMs && endpoint === 'itemWindow' && caseId === 'item-window.queue-ends')
       await new Promise((resolve) => setTimeout(resolve, options.walkAnswersAfterMs));
+    if (options.playAnswersAfterMs && caseId === 'play-through')
+      await new Promise((resolve) => setTimeout(resolve, options.playAnswersAfterMs));
     if (defects.has('diesAfterSixTracks') && ended.size >= 6)
       return send(response, 500, { error: { code: 500, message: 'out of memory' } });
     if (defects.has('hangsAfterSixTracks') && ended.size >= 6) return;
