@@ -122,10 +122,10 @@ function start(message: Extract<ToWorker, { type: 'start' }>): void {
 }
 
 /** The fleet ended: its requests in flight counted, the last snapshot, then the players close. */
-async function finish(seq: number): Promise<void> {
+async function finish(seq: number, ranItsCourse: boolean): Promise<void> {
   try {
     if (share) {
-      await share.drain();
+      await share.drain(ranItsCourse);
       send({ type: 'snapshot', seq, snapshot: { ...share.snapshot(), ruleHits: mirroredHits() } });
       share.close();
     }
@@ -156,7 +156,7 @@ port.on('message', (message: ToWorker) => {
           send({ type: 'snapshot', seq: message.seq, snapshot: { ...share.snapshot(), ruleHits: mirroredHits() } });
         break;
       case 'finish':
-        void finish(message.seq);
+        void finish(message.seq, message.ranItsCourse);
         break;
     }
   } catch (error) {

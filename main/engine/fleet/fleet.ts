@@ -424,7 +424,8 @@ export class Fleet {
       this.timers.clear();
       await this.collecting;
       // The shares' last figures, judged before their players close: closing is not what was measured.
-      const finals = await Promise.all(this.shares.map((s) => s.finish().catch(() => null)));
+      const ranItsCourse = status === 'finished' && this.error === null;
+      const finals = await Promise.all(this.shares.map((s) => s.finish(ranItsCourse).catch(() => null)));
       const last = this.absorb(finals.map((f, i) => f ?? this.snapshots[i] ?? emptySnapshot()));
       // A fleet that never played measured nothing: its thresholds are not judged (zero errors of
       // zero requests would otherwise read as a gate held), and it says why (verdict.ts).

@@ -76,6 +76,8 @@ export class PlayerShare {
   readonly metrics = new FleetMetrics();
   private readonly members: Member[] = [];
   private readonly timers = new Set<Timer>();
+  /** The players not joined yet, by number, with the engine time after the start each joins at. */
+  private readonly joinsDue = new Map<number, number>();
   private readonly ruleIds = new Set<string>();
   private readonly lateness = newSketch();
   /** Bounds what the share's players hold of answers read at once, whatever the server sends. */
@@ -104,6 +106,7 @@ export class PlayerShare {
     const ramp = input.rampMs ?? 0;
     for (const n of this.options.numbers) {
       const at = input.players === 1 ? 0 : (ramp * (n - 1)) / (input.players - 1);
+      this.joinsDue.set(n, at);
       this.after(at - since, () => this.join(n));
     }
     this.probe();
@@ -130,10 +133,17 @@ export class PlayerShare {
    * server that never answers is counted as such however short the run was. What a player
    * starts after the end (a load's second request) is neither counted nor waited for.
    */
-  async drain(): Promise<void> {
+  async drain(ranItsCourse = false): Promise<void> {
     if (this.endedAt !== null || this.closed) return;
+    const { clock, startAt } = this.options;
+    // A fleet that ran its course: joins due by now whose timers have not fired yet. A run of a
+    // few ms of wall time (1 s at speed 1,000) ended before a thread's timers ran, and passed on
+    // the players of the other thread alone, or failed with none (outside audit of 7 December
+    // 2026). Each joins, and its first request is in flight at the end, as the ramp's last
+    // player's is. A fleet stopped (Stop, Ctrl-C) starts nothing more.
+    const since = clock.now() - startAt;
+    if (ranItsCourse) for (const [n, at] of this.joinsDue) if (at <= since) this.join(n);
     this.endedAt = Date.now();
-    const { clock } = this.options;
     clock.setSpeed(0);
     for (const timer of this.timers) clock.clearTimeout(timer);
     this.timers.clear();
@@ -155,7 +165,7 @@ export class PlayerShare {
   }
 
   private join(n: number): void {
-    if (this.closed) return;
+    if (this.closed || !this.joinsDue.delete(n)) return;
     const { clock, fleetId, input } = this.options;
     const load = this.options.queueOf(n);
     const playerId = `${fleetId}-${n}`;
@@ -182,7 +192,8 @@ export class PlayerShare {
   }
 
   private noteExchange(exchange: PlayerExchange): void {
-    if (this.closed || (this.endedAt !== null && exchange.wallAt >= this.endedAt)) return;
+    // Started in the millisecond the fleet ended is in flight at its end (a player `drain` joined).
+    if (this.closed || (this.endedAt !== null && exchange.wallAt > this.endedAt)) return;
     // Failures and violations always reach the log; the rest by a seeded draw.
     if (isError(exchange) || exchange.violations.length > 0 || this.draw.next() < this.rate)
       this.options.post(exchange);

@@ -30,8 +30,8 @@ export type ToWorker =
   /** The console's live `player` rules now (added or removed in the Faults area while it plays). */
   | ({ type: 'rules' } & MirroredRules)
   | { type: 'snapshot'; seq: number }
-  /** The fleet ended: the last snapshot, then the players close. */
-  | { type: 'finish'; seq: number };
+  /** The fleet ended (`ranItsCourse`: at its duration, not stopped): the last snapshot, then the players close. */
+  | { type: 'finish'; seq: number; ranItsCourse: boolean };
 
 export type FromWorker =
   | { type: 'ready' }

@@ -44,6 +44,22 @@ function byEndpoint(report: FleetReport): Record<string, number> {
 }
 
 describe('a fleet on worker threads', () => {
+  it('(outside audit) joins every player of a run a few ms of wall time long, on any number of threads', async () => {
+    // 1 s at speed 1,000 is 1 ms of wall time: the fleet's end came before a thread's timers ran.
+    const input = {
+      players: 20,
+      baseUrl: right.baseUrl,
+      authorization: right.authorization,
+      durationMs: 1_000,
+      speed: 1_000,
+    };
+    for (const workers of [1, 2]) {
+      const report = await finished((await engine.commands.run('fleets.start', { ...input, workers })).id);
+      expect(report.players.joined, `${workers} thread(s)`).toBe(20);
+      expect(byEndpoint(report)['context '], `${workers} thread(s)`).toBe(20);
+    }
+  });
+
   it('plays the same listeners with one thread and with two, its sketches merged', async () => {
     const input = {
       players: 40,

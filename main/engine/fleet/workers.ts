@@ -20,8 +20,11 @@ export const WORKER_ANSWER_MS = 15_000;
 
 export interface Share {
   snapshot(): Promise<ShareSnapshot>;
-  /** The last snapshot; then its players close (and its thread ends). */
-  finish(): Promise<ShareSnapshot>;
+  /**
+   * The last snapshot; then its players close (and its thread ends). `ranItsCourse`: the fleet
+   * reached its duration (not stopped), and its players due by then join first (share.ts, drain).
+   */
+  finish(ranItsCourse: boolean): Promise<ShareSnapshot>;
   /** The console's live `player` rules now; a local share reads the console's registry itself. */
   mirror(rules: MirroredRules): void;
 }
@@ -33,8 +36,8 @@ export class LocalShare implements Share {
     return Promise.resolve(this.share.snapshot());
   }
 
-  async finish(): Promise<ShareSnapshot> {
-    await this.share.drain();
+  async finish(ranItsCourse: boolean): Promise<ShareSnapshot> {
+    await this.share.drain(ranItsCourse);
     const last = this.share.snapshot();
     this.share.close();
     return last;
@@ -126,7 +129,7 @@ export class WorkerShare implements Share {
     return this.ask('snapshot');
   }
 
-  async finish(): Promise<ShareSnapshot> {
+  async finish(ranItsCourse: boolean): Promise<ShareSnapshot> {
     if (!this.started) {
       // Stopped before it played (the fleet was stopped while its threads were loading).
       await this.worker.terminate();
@@ -135,7 +138,7 @@ export class WorkerShare implements Share {
     }
     try {
       // Its requests in flight are waited for first (share.ts, drain), then it answers.
-      return await this.ask('finish', DRAIN_LIMIT_MS + WORKER_ANSWER_MS);
+      return await this.ask('finish', DRAIN_LIMIT_MS + WORKER_ANSWER_MS, ranItsCourse);
     } finally {
       // Its players are closed (or it is stuck): the thread ends either way.
       await this.worker.terminate();
@@ -148,7 +151,7 @@ export class WorkerShare implements Share {
     return this.last && { ...this.last, delta: zeroCounts() };
   }
 
-  private ask(type: 'snapshot' | 'finish', answerMs = WORKER_ANSWER_MS): Promise<ShareSnapshot> {
+  private ask(type: 'snapshot' | 'finish', answerMs = WORKER_ANSWER_MS, ranItsCourse = false): Promise<ShareSnapshot> {
     const stale = this.stale();
     if (this.gone) return stale ? Promise.resolve(stale) : Promise.reject(this.gone);
     const seq = ++this.seq;
@@ -168,7 +171,7 @@ export class WorkerShare implements Share {
           else reject(e);
         },
       });
-      this.worker.postMessage({ type, seq } satisfies ToWorker);
+      this.worker.postMessage((type === 'finish' ? { type, seq, ranItsCourse } : { type, seq }) satisfies ToWorker);
     });
   }
 }
