@@ -108,9 +108,9 @@ describe('the suite against a server right in every way', () => {
     expect(server!.cases.filter((caseId) => caseId === 'play-through').length).toBeGreaterThan(30);
     // Its own Authorization once, then a made-up token on each of the four calls (a window with each
     // of the ten reasons, those but load with the queueVersion, and skipToItem without it too; an
-    // update and a final report), and none on the same but windows of load and skipToItem only.
+    // update and a final report), and none on the same.
     expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(
-      1 + (1 + 10 + 1 + 1 + 2) + (1 + 2 + 1 + 1 + 2),
+      1 + (1 + 10 + 1 + 1 + 2) + (1 + 10 + 1 + 1 + 2),
     );
   });
 

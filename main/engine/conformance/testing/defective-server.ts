@@ -43,6 +43,11 @@ export const DEFECTS = {
   itemIdWindowsWithoutAuth: 'auth.wrong-token',
   /** Serves a window asked with reason=pause whatever the Authorization, or none (a pause's handler that checks no token). */
   pauseWindowsWithoutAuth: 'auth.wrong-token',
+  /**
+   * Serves windows of every reason but load and skipToItem when no Authorization came (a wrong one
+   * is still 401): handlers that check the token only when one is sent (outside audit).
+   */
+  windowsWithoutAuthWhenNoneSent: 'auth.wrong-token',
   /** Takes final reports with any Authorization or none (updates still need the token). */
   finalReportsWithoutAuth: 'auth.wrong-token',
   /** Tracks without mediaUrl. */
@@ -325,7 +330,11 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       (defects.has('pauseWindowsWithoutAuth') &&
         endpoint === 'itemWindow' &&
         url.searchParams.get('reason') === 'pause') ||
-      (defects.has('finalReportsWithoutAuth') && endpoint === 'timePlayed' && reportBody.includes('"type":"final"'));
+      (defects.has('finalReportsWithoutAuth') && endpoint === 'timePlayed' && reportBody.includes('"type":"final"')) ||
+      (defects.has('windowsWithoutAuthWhenNoneSent') &&
+        !authorization &&
+        endpoint === 'itemWindow' &&
+        !['load', 'skipToItem'].includes(url.searchParams.get('reason') ?? ''));
     if (
       open
         ? false
