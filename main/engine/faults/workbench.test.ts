@@ -143,6 +143,24 @@ describe('trigger now', () => {
     await expect.poll(async () => (await rules())[0]!.hits).toBe(1);
   });
 
+  it('(outside audit) a drop at the console’s server on a connection just used reaches the player, not sent again', async () => {
+    await kitchenPlaying();
+    // The player's connection was used a moment ago (its load and first window): kept alive, reused.
+    await admin(engine, 'POST', '/faults/presets/version-drop', { target: 'cloudQueue' });
+    await admin(engine, 'POST', '/players/player-kitchen/trigger', { request: 'versionPoll' });
+    const versions = async () =>
+      (await traffic('target=player'))
+        .filter((e) => e.path.endsWith('/version'))
+        .map((e) => [e.status, e.outcome, e.retry]);
+    // A stale connection's reset is sent again on a new one: this one, the rule's, is a failure.
+    await expect.poll(versions).toEqual([[null, 'incomplete', 0]]);
+    await advance(11_000);
+    await expect.poll(versions).toEqual([
+      [null, 'incomplete', 0],
+      [200, 'answered', 1],
+    ]);
+  });
+
   it('refuses what the player would not send, saying why', async () => {
     await kitchenPlaying();
     // The queue's policies have neither limitedSkips nor notifyUserIntent: a skip never asks the server.

@@ -28,6 +28,11 @@ const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
  */
 const STALE_WITHIN_MS = 1_000;
 
+/** Requests the console's own servers dropped on purpose, by X-Request-Id (faults/dropped-on-purpose.ts). */
+export interface DroppedOnPurpose {
+  has(requestId: string): boolean;
+}
+
 /** As fetch: at most 20 redirects, then the request fails. */
 const MAX_REDIRECTS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -65,6 +70,7 @@ export function keepAliveTransport(
   idleMs = IDLE_CONNECTION_MS,
   outbound?: OutboundPolicy,
   resend: StaleResend = 'get',
+  dropped?: DroppedOnPurpose,
 ): KeepAliveTransport {
   // `timeout` is the idle time of a pooled connection: one in use only hears a 'timeout' event,
   // which nothing here listens to (a request's own deadline is the client's).
@@ -75,7 +81,7 @@ export function keepAliveTransport(
   const send = async (request: HttpRequest): Promise<HttpResponse> => {
     let current = request;
     for (let hops = 0; ; hops++) {
-      const response = await requestOnce(current, agents, resend === 'any' || current.method === 'GET');
+      const response = await requestOnce(current, agents, resend === 'any' || current.method === 'GET', dropped);
       const location = REDIRECTS.has(response.statusCode ?? 0) ? response.headers.location : undefined;
       if (location === undefined) return answer(response, hops > 0 ? current.url : undefined);
       response.resume();
@@ -107,6 +113,7 @@ export function requestOnce(
   request: HttpRequest,
   agents?: { http: HttpAgent; https: HttpsAgent } | false,
   resendStale = false,
+  dropped?: DroppedOnPurpose,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const { signal } = request;
@@ -164,7 +171,9 @@ export function requestOnce(
         headBytes === 0 &&
         outgoing.reusedSocket &&
         STALE_CONNECTION.has(error.code ?? '') &&
-        performance.now() - sentAt < STALE_WITHIN_MS
+        performance.now() - sentAt < STALE_WITHIN_MS &&
+        // The console's own server dropped it on purpose (a `drop` fault): a failure, as the rule says.
+        !dropped?.has(request.headers['x-request-id'] ?? '')
       ) {
         requestOnce(request, false, false).then((response) => {
           resentAfter.set(response, error.code!);
