@@ -60,15 +60,17 @@ export class ControlSteps {
   /** When a load of each player busy at the start went through: from then on the replay has its own. */
   readonly reloadedAt = new Map<string, number>();
   /**
-   * Whether the last load that went through carried a token of no queue of this console: the
-   * bundle does not carry it, so the replay's load is refused, and what follows (the session's
-   * calls, its group's, a player's buttons) meets nothing loaded; which player the session moved,
-   * the journal does not say. None of their outcomes is checked until a load the bundle can make
-   * goes through: a bundle never expects what it cannot cause, and each was a FAIL of the replay,
-   * not of the console (audit). A load that failed in the source (a wrong token tried on purpose)
-   * fails in the replay too, and stays checked.
+   * The groups whose last load that went through carried a token of no queue of this console
+   * (`*`: a load whose session's group is not known): the bundle does not carry it, so the
+   * replay's load is refused, and what follows on that group (its session's calls, its player's
+   * buttons) meets nothing loaded. None of their outcomes is checked until a load the bundle can
+   * make goes through there: a bundle never expects what it cannot cause, and each was a FAIL of
+   * the replay, not of the console (audit). Other groups stay checked: one such load on Office
+   * unchecked every player's calls and transitions, and its bundle passed whatever Living Room
+   * did (outside audit of 7 December 2026). A load that failed in the source (a wrong token tried
+   * on purpose) fails in the replay too, and stays checked.
    */
-  unloaded = false;
+  private readonly unloadedGroups = new Set<string>();
   private readonly byId: Map<string, QueueRef>;
 
   constructor(private readonly deps: ControlStepDeps) {
@@ -115,7 +117,8 @@ export class ControlSteps {
         queue = this.sessionQueue.get(sessionId);
       }
       if (typeof record.queueBaseUrl === 'string' && call.status >= 200 && call.status < 300) {
-        this.unloaded = record.httpAuthorization === UNKNOWN_TOKEN;
+        if (record.httpAuthorization === UNKNOWN_TOKEN) this.unloadedGroups.add(groupId ?? '*');
+        else this.unloadedGroups.delete(groupId ?? '*');
         const busy = groupId ? this.busy.get(groupId) : undefined;
         if (busy && !this.reloadedAt.has(busy.playerId)) this.reloadedAt.set(busy.playerId, call.at);
         if (groupId) this.busy.delete(groupId);
@@ -149,8 +152,23 @@ export class ControlSteps {
    */
   playerGroupOf(step: ScenarioStep): string | undefined {
     if (step.type !== 'command' || SESSION_CREATE.test(step.path)) return undefined;
-    const inPath = SESSION_IN_PATH.exec(step.path);
-    if (!inPath) return GROUP_IN_PATH.exec(step.path)?.[1];
+    return this.groupOfPath(step.path);
+  }
+
+  /**
+   * Whether a load with a token the bundle does not carry went through last on `groupId`'s player
+   * (see `unloadedGroups`); a call whose group is not known is taken as on any such player.
+   */
+  unloadedFor(groupId: string | undefined): boolean {
+    if (this.unloadedGroups.has('*')) return true;
+    return groupId === undefined ? this.unloadedGroups.size > 0 : this.unloadedGroups.has(groupId);
+  }
+
+  /** The group a control call's path acts on: its session's (by id or by the scenario's name), or the one it names. */
+  groupOfPath(path: string): string | undefined {
+    const normal = path.replace(/^\/control\/api\/v1\//, '/api/v1/');
+    const inPath = SESSION_IN_PATH.exec(normal);
+    if (!inPath) return GROUP_IN_PATH.exec(normal)?.[1];
     const name = /^\$\{(\w+)\}$/.exec(inPath[2]!)?.[1];
     if (name === undefined) return this.sessionGroup.get(inPath[2]!);
     for (const [sessionId, known] of this.sessions) if (known === name) return this.sessionGroup.get(sessionId);
@@ -166,7 +184,7 @@ export class ControlSteps {
   ): string | undefined {
     // A new session is the group's to make whatever is loaded: its answer stays checked.
     if (SESSION_CREATE.test(path)) return undefined;
-    if (this.unloaded) return UNLOADABLE_NOTE;
+    if (this.unloadedFor(groupId)) return UNLOADABLE_NOTE;
     // A call refused in the source (an unknown session tried on purpose) is refused in the replay too.
     const wentThrough = call.status >= 200 && call.status < 300;
     if (gone && wentThrough) return GONE_NOTE;

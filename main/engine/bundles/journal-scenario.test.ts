@@ -181,6 +181,54 @@ describe('a scenario built from the journal', () => {
     );
   });
 
+  it('(outside audit) leaves the other groups checked after a load with a token it does not carry, and a failed one checked', () => {
+    const elsewhere = { queueBaseUrl: 'https://elsewhere.example.com/q/', httpAuthorization: UNKNOWN_TOKEN };
+    const ownQueue = { queueBaseUrl: 'http://127.0.0.1:9/queues/queue-x/v2.3/', httpAuthorization: 'Bearer t' };
+    const calls = [
+      control(1, '/api/v1/groups/group-office/playbackSession:1', 200, { appId: 'a', appContext: 'c' }, 's-office'),
+      control(
+        2,
+        '/api/v1/groups/group-living-room/playbackSession:1',
+        200,
+        { appId: 'a', appContext: 'c' },
+        's-living',
+      ),
+      control(3, '/api/v1/playbackSessions/s-living/playbackSession:1/loadCloudQueue', 200, ownQueue),
+      // A token of no queue on Office: one that failed (a wrong token on purpose), then one that went through.
+      control(4, '/api/v1/playbackSessions/s-office/playbackSession:1/loadCloudQueue', 502, elsewhere),
+      control(5, '/api/v1/playbackSessions/s-office/playbackSession:1/loadCloudQueue', 200, elsewhere),
+      control(6, '/api/v1/playbackSessions/s-living/playbackSession:1/skipNext', 200),
+      act(7, 'skipNext', {}, 'player-living-room'),
+      act(8, 'pause', {}, 'player-office'),
+    ];
+    const transitions = [
+      t('player-living-room', T0 + 3_000, 'load-begins', 'IDLE', 'command'),
+      t('player-living-room', T0 + 6_000, 'skip-next', 'PLAYING', 'command'),
+      t('player-office', T0 + 5_000, 'load-begins', 'IDLE', 'command'),
+    ];
+    const groupOf = (playerId: string) =>
+      ({ 'player-office': 'group-office', 'player-living-room': 'group-living-room' })[playerId];
+    const { steps, notes } = build(calls, transitions, { groupOf });
+    const outcome = (ending: string) =>
+      steps
+        .filter((step) => step.type === 'command' && step.path.endsWith(ending))
+        .map((step) => ('expectStatus' in step ? step.expectStatus : 'not checked'));
+    expect(outcome('loadCloudQueue')).toEqual([200, 502, 'not checked']);
+    expect(outcome('skipNext')).toEqual([200]);
+    const actions = steps.filter((step) => step.type === 'action');
+    expect(actions.map((step) => [step.playerId, 'outcomeNotChecked' in step])).toEqual([
+      ['player-living-room', false],
+      ['player-office', true],
+    ]);
+    expect(steps.filter((step) => step.type === 'expect')).toEqual([
+      expect.objectContaining({ playerId: 'player-living-room', transitions: ['load-begins', 'skip-next'] }),
+    ]);
+    expect(notes).toContainEqual(
+      expect.stringMatching(/^player-office: the 1 transitions? from .* on are not checked/),
+    );
+    expect(notes).not.toContainEqual(expect.stringMatching(/^player-living-room: .* not checked/));
+  });
+
   it('checks nothing, and so is refused, when its only check left would be a session made to carry the calls (audit)', () => {
     const ownServer = { queueBaseUrl: 'http://127.0.0.1:48901/queues/mine/v2.3/', httpAuthorization: UNKNOWN_TOKEN };
     const calls = [

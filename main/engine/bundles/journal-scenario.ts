@@ -232,14 +232,19 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
           `queue ${uncarried.queueId} is not in the bundle (the export named other queues, or it was deleted): a load of it is made with a token of no queue, on the replaying console's own server`,
         );
       }
-      if (isObject(call.body) && call.body.httpAuthorization === UNKNOWN_TOKEN) {
-        cut(
-          call.at,
-          '*',
-          `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry: neither its answer nor those of the later calls of its session are checked`,
-        );
+      const made = control.stepsOf(call);
+      // A load that went through with it: its group's player (every player's, when the group is
+      // not known) did what the replay cannot. One that failed fails in the replay too, checked.
+      if (
+        isObject(call.body) &&
+        call.body.httpAuthorization === UNKNOWN_TOKEN &&
+        call.status >= 200 &&
+        call.status < 300
+      ) {
+        const why = `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry: neither its answer nor those of the later calls of its session are checked`;
+        for (const playerId of playersOfGroup(control.groupOfPath(call.path)) ?? ['*']) cut(call.at, playerId, why);
       }
-      steps.push(...racing(call, waitingAtExport(call, control.stepsOf(call))));
+      steps.push(...racing(call, waitingAtExport(call, made)));
       continue;
     }
     if (call.input === null) {
@@ -317,6 +322,15 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   }
   return { steps: withoutBareSessions(steps), notes: notes.list() };
 
+  /** The players of the span who play for `groupId` now; null when it cannot be told. */
+  function playersOfGroup(groupId: string | undefined): string[] | null {
+    const { groupOf } = input;
+    if (groupId === undefined || !groupOf) return null;
+    const seen = new Set([...startStates.keys(), ...input.transitions.map((row) => row.playerId)]);
+    const mine = [...seen].filter((playerId) => groupOf(playerId) === groupId);
+    return mine.length > 0 ? mine : null;
+  }
+
   /**
    * After a load with a token the bundle does not carry, a player's action or trigger may meet
    * nothing loaded in the replay (which player the session moved, the journal does not say); so
@@ -326,7 +340,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   function notCheckedAfterUnloadable(made: ScenarioStep[]): ScenarioStep[] {
     return made.map((step) => {
       if (step.type !== 'action' && step.type !== 'trigger' && step.type !== 'faultTrigger') return step;
-      const why = control.unloaded
+      const why = control.unloadedFor(step.playerId === undefined ? undefined : input.groupOf?.(step.playerId))
         ? UNLOADABLE_NOTE
         : step.type !== 'faultTrigger' || step.playerId
           ? control.busyNote(step.playerId!)
