@@ -96,6 +96,26 @@ describe('an id’s track over the windows check keeps', () => {
     );
   });
 
+  it('(outside audit) is one track when an opaque URL naming no file is issued anew under its name, said, not failed', () => {
+    const identities = identitiesOf(
+      windowOf({ a: { name: 'Track 1', mediaUrl: 'https://cdn.example.com/p/BUS24kq9' } }),
+      windowOf({ a: { name: 'Track 1', mediaUrl: 'https://cdn.example.com/p/nx53Lw0Q' } }),
+      windowOf({ b: { name: 'Track 2', mediaUrl: 'https://cdn.example.com/t/02.mp3' } }),
+      windowOf({ b: { name: 'Track 2', mediaUrl: 'https://cdn.example.com/p/Zq0x7' } }),
+    );
+    expect(identities.conflicts).toEqual([]);
+    expect(identities.placeChanges).toEqual([
+      expect.stringMatching(/^a came with its media at two URLs that name no file, under one track name, /),
+      expect.stringMatching(/^b came with its media at two URLs that name no file, /),
+    ]);
+    // Another name under an opaque URL is another track still.
+    const renamed = identitiesOf(
+      windowOf({ a: { name: 'Track 1', mediaUrl: 'https://cdn.example.com/p/BUS24kq9' } }),
+      windowOf({ a: { name: 'Track 9', mediaUrl: 'https://cdn.example.com/p/nx53Lw0Q' } }),
+    );
+    expect(renamed.conflicts).toEqual([expect.stringMatching(/^expected a to name one track/)]);
+  });
+
   it('is another track when the file changes, or the name, or one of the two paths has no name to tell it by', () => {
     const identities = identitiesOf(
       windowOf({

@@ -92,14 +92,16 @@ export class TrackIdentities {
     this.evidence.add(before.answer).add(now.answer);
   }
 
-  private notePlace(id: string, place: 'host' | 'path', before: Seen, now: Seen): void {
+  private notePlace(id: string, place: 'host' | 'path' | 'opaque', before: Seen, now: Seen): void {
     this.saidPlace.add(id);
     if (this.saidPlace.size > PLACE_CHANGES_SAID) return;
     const both = `${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}`;
     this.placeChanges.push(
       place === 'host'
         ? `${id} came with its media from two hosts, ${both}: one track if both serve the same file (a CDN's hosts), another under a reused id if not`
-        : `${id} came with its media under two paths ending in one file, ${both}: one track if the path carries a signature (a CDN's path token), another under a reused id if not`,
+        : place === 'path'
+          ? `${id} came with its media under two paths ending in one file, ${both}: one track if the path carries a signature (a CDN's path token), another under a reused id if not`
+          : `${id} came with its media at two URLs that name no file, under one track name, ${both}: one track if the URL was issued anew (an opaque signed URL, as a play answer may renew it), another under a reused id if not`,
     );
     this.evidence.add(before.answer).add(now.answer);
   }

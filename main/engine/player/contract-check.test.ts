@@ -97,6 +97,7 @@ describe('an item id names one track under one queueVersion (audit: a fleet coun
     ['a signed media URL refreshed', answer([named('a', 'A', 'https://media.example/a.mp3?sig=2')])],
     ['its media from another host of the CDN', answer([named('a', 'A', 'https://edge-2.media.example/a.mp3')])],
     ['its media signed in its path', answer([named('a', 'A', 'https://media.example/hdnts=exp=1~hmac=2/a.mp3')])],
+    ['its media at an opaque URL issued anew', answer([named('a', 'A', 'https://cdn.example/p/Zx81q')])],
     ['another queueVersion (the queue was edited)', answer([named('a', 'A, edited')], 'v2')],
     ['ids the held window does not have', answer([named('x', 'A'), named('y', 'B')])],
   ])('is quiet for %s', (_what, body) => {

@@ -105,21 +105,34 @@ export function trackOf(track: { name?: unknown; mediaUrl?: unknown }): TrackIde
 
 /**
  * Whether two tracks differ in what both of them say (a field one leaves out is not compared).
- * Another media path is another track, unless both give the track one name and the path one file:
- * a URL signed in its path (a CDN's path token, `/hdnts=exp=…~hmac=…/t/3.mp3`) is refreshed as
- * one signed in its query is, and failed a server that signs so (audit Y13). That is said
- * (`otherPlace`), never failed: two folders may hold two files of one name.
+ * Another media path is another track, unless both give the track one name and either the path
+ * one file, or no file name to tell by:
+ * - a URL signed in its path (a CDN's path token, `/hdnts=exp=…~hmac=…/t/3.mp3`) is refreshed as
+ *   one signed in its query is, and failed a server that signs so (audit Y13);
+ * - an opaque URL (`https://cdn.example.com/p/<token>`, no file name in it) is issued anew as
+ *   the platform lets a `play` answer renew URLs (platform.md §4.3), and failed a server that
+ *   issues such, though the track's name never changed (outside audit of 7 December 2026).
+ * Both are said (`otherPlace`), never failed: two folders may hold two files of one name. Two
+ * files of their own names under one track name (`01.mp3`, then `02.mp3`) are two tracks.
  */
 export function otherTrack(was: TrackIdentity, now: TrackIdentity): boolean {
   if (was.name !== undefined && now.name !== undefined && was.name !== now.name) return true;
   if (was.mediaPath === undefined || now.mediaPath === undefined || was.mediaPath === now.mediaPath) return false;
+  if (was.name === undefined || was.name !== now.name) return true;
   const file = fileOf(was.mediaPath);
-  return !(was.name !== undefined && was.name === now.name && file !== '' && file === fileOf(now.mediaPath));
+  const nowFile = fileOf(now.mediaPath);
+  if (file !== '' && file === nowFile) return false;
+  return isFileName(file) && isFileName(nowFile);
 }
 
 /** A media path's last segment: the file's name, which a URL signed in its path keeps. */
 function fileOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Whether a path's last segment names a file (`01.mp3`, `track.m4a`), not an opaque token. */
+function isFileName(segment: string): boolean {
+  return /^[^.]+.*\.[A-Za-z0-9]{1,5}$/.test(segment);
 }
 
 /**
@@ -128,10 +141,11 @@ function fileOf(path: string): string {
  * `label-a.s3…`, `label-b.s3…`), or under two paths that end in one file. Only the server knows
  * which, so check warns of it and fails nothing. Null when it is one URL, or another track.
  */
-export function otherPlace(was: TrackIdentity, now: TrackIdentity): 'host' | 'path' | null {
+export function otherPlace(was: TrackIdentity, now: TrackIdentity): 'host' | 'path' | 'opaque' | null {
   if (was.media === undefined || now.media === undefined || was.media === now.media || otherTrack(was, now))
     return null;
-  return was.mediaPath === now.mediaPath ? 'host' : 'path';
+  if (was.mediaPath === now.mediaPath) return 'host';
+  return fileOf(was.mediaPath ?? '') === fileOf(now.mediaPath ?? '') ? 'path' : 'opaque';
 }
 
 /** `"Name" (https://host/path)`, as a finding names a track. */
