@@ -537,12 +537,20 @@ async function probeEdges(step: Step): Promise<void> {
   if (count < 2 || walk.problems.length || walk.idProblems.length) return;
   const reach = Math.min(count - 1, 3);
   const probes: { index: number; previous: number; upcoming: number }[] = [];
+  // The queue's ends asked with nothing on their own side too: a flag worked out from the side
+  // asked for (`includesEndOfQueue` false whenever upcomingWindowSize is 0) was never asked about
+  // at the end it names, and passed (outside audit of 7 December 2026).
   if (walk.reachedBeginning)
-    probes.push({ index: reach, previous: reach, upcoming: 0 }, { index: reach, previous: reach - 1, upcoming: 0 });
+    probes.push(
+      { index: reach, previous: reach, upcoming: 0 },
+      { index: reach, previous: reach - 1, upcoming: 0 },
+      { index: 0, previous: 0, upcoming: reach },
+    );
   if (walk.reachedEnd)
     probes.push(
       { index: count - 1 - reach, previous: 0, upcoming: reach },
       { index: count - 1 - reach, previous: 0, upcoming: reach - 1 },
+      { index: count - 1, previous: reach, upcoming: 0 },
     );
   for (const { index, previous, upcoming } of probes) {
     const anchor = walk.ids[index]!;

@@ -58,6 +58,10 @@ export const DEFECTS = {
   centredBeginningNeverTrue: 'item-window.queue-ends',
   /** includesEndOfQueue false on every window. */
   endNeverTrue: 'item-window.queue-ends',
+  /** includesEndOfQueue false on a window asked with upcomingWindowSize 0, its last item the queue's or not (outside audit). */
+  endFalseWithoutUpcoming: 'item-window.queue-ends',
+  /** includesBeginningOfQueue false on a window asked with an itemId and previousWindowSize 0 (outside audit). */
+  beginningFalseWithoutPrevious: 'item-window.queue-ends',
   /** The item at position 21 has the id of the one at position 4. */
   duplicateIds: 'item-window.ids',
   /** Refuses reason=load+queueCompleted with 400. */
@@ -560,12 +564,16 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     });
     return send(response, 200, {
       includesBeginningOfQueue:
-        (from === 0 && !defects.has('centredBeginningNeverTrue')) || defects.has('beginningAlwaysTrue'),
+        (from === 0 &&
+          !defects.has('centredBeginningNeverTrue') &&
+          !(defects.has('beginningFalseWithoutPrevious') && itemId !== null && sizes[0] === 0)) ||
+        defects.has('beginningAlwaysTrue'),
       includesEndOfQueue:
         (to === ids.length || (options.endOneEarly === true && to === ids.length - 1)) &&
         !(options.endFalseForPlayer && cases.at(-1) === 'play-through') &&
         !(options.endFalseOnceEditedAt !== undefined && edited()) &&
         !defects.has('endNeverTrue') &&
+        !(defects.has('endFalseWithoutUpcoming') && sizes[1] === 0) &&
         !(defects.has('queueCompletedNeverEnds') && reason === 'queueCompleted'),
       contextVersion: '1',
       ...(defects.has('noQueueVersion')
