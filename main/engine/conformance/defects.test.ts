@@ -755,6 +755,14 @@ describe("valid servers that are not the reference server's habit", () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
+  it('(outside audit) a v2.3 server that asks for the report fields of v2.3 passes: the cases report as the player does', async () => {
+    const { run } = await check({ version: 'v2.3', asksV23ReportFields: true });
+    expect(failed(run)).toEqual([]);
+    expect(run.cases.find((c) => c.id === 'time-played.update')!.outcome).toBe('pass');
+    expect(run.cases.find((c) => c.id === 'time-played.final')!.outcome).toBe('pass');
+    expect(run.cases.find((c) => c.id === 'play-through')!.outcome).toBe('pass');
+  }, 60_000);
+
   it('a 503 with Retry-After is asked again as a player would, and passes', async () => {
     const { run } = await check({ versionBusyOnce: true });
     expect(failed(run)).toEqual([]);

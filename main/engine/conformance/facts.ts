@@ -81,6 +81,8 @@ export interface SuiteFacts {
    * (docs/conformance.md, the walk). Set by `context`.
    */
   canSkipBack: boolean;
+  /** The context's `contextVersion` (a string), which reports carry from v2.1 on. Set by `context`. */
+  contextVersion?: string;
   /** What the rest of the run heard, held to what the walk and the version case settled (`trail.ts`). */
   trail: Trail;
 }

@@ -96,7 +96,9 @@ export const wrongAuthorization: ConformanceCase = {
         await server.version(as),
         // Both kinds of report: a final one often goes another way (it ends a track's accounting).
         ...(played
-          ? await inTurn(['update', 'final'] as const, (type) => server.timePlayed([reportOf(played, facts, type)], as))
+          ? await inTurn(['update', 'final'] as const, (type) =>
+              server.timePlayed([reportOf(played, facts, type, server.baseUrl)], as),
+            )
           : []),
       ];
       for (const answer of tries) {

@@ -33,6 +33,7 @@ export const contextAnswers: ConformanceCase = {
     if (checked.value) {
       facts.skipsAsked = policiesAskBeforeSkips(checked.value);
       facts.canSkipBack = checked.value.playbackPolicies?.canSkipBack !== false;
+      if (typeof checked.value.contextVersion === 'string') facts.contextVersion = checked.value.contextVersion;
       const present = CONTEXT_FIELDS.filter((field) => field in (checked.value as object));
       if (present.length === 0)
         findings.warn(

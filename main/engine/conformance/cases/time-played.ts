@@ -6,6 +6,8 @@
  * warning, because the player stops sending `update` reports for that track.
  */
 import { isObject } from '../../api/is-object.js';
+import { randomUUID } from 'node:crypto';
+import { reportForVersion, reportVersionOf } from '../../player/report-version.js';
 import type { PlaybackReport } from '../../player/wire.js';
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { idOf } from '../facts.js';
@@ -39,7 +41,7 @@ async function report({ server, facts }: CaseContext, type: PlaybackReport['type
         ? 'no item of the first window has an id and a track.mediaUrl to report on (see item-window.items)'
         : 'the queue is empty: no item to report on',
     );
-  const sent = reportOf(played, facts, type);
+  const sent = reportOf(played, facts, type, server.baseUrl);
   const answer = await server.timePlayed([sent]);
   const what =
     type === 'update'
@@ -67,10 +69,17 @@ async function report({ server, facts }: CaseContext, type: PlaybackReport['type
 
 /** The first item with an id and a media URL, and its duration when it has one. */
 /** A valid report of `played`, with the queueVersion of the first window. */
+/**
+ * A valid report of `played`, as the version the base URL names has its items (console.md §5:
+ * `contextVersion` from v2.1, `reportId` from v2.3), as the console's own player sends them: the
+ * cases sent v2.0's fields to every version, and a v2.3 server that asks for a `reportId` failed
+ * them with 400 while the player's own reports, with one, went through (outside audit).
+ */
 export function reportOf(
   played: { id: string; mediaUrl: string; durationMillis?: number },
   facts: CaseContext['facts'],
   type: PlaybackReport['type'],
+  baseUrl: string,
 ): PlaybackReport {
   const queueVersion = typeof facts.firstWindow?.queueVersion === 'string' ? facts.firstWindow.queueVersion : '';
   // Thirty seconds into the track for an update (half way into a shorter one). A final at the track's end after the listener
@@ -81,7 +90,7 @@ export function reportOf(
   // An update within the track, whatever its length: what a report of a short track says.
   const into = Math.min(30_000, Math.floor(length / 2));
   const [position, playedMillis] = type === 'update' ? [into, into] : [length, length + back];
-  return {
+  const report: PlaybackReport = {
     id: played.id,
     mediaUrl: played.mediaUrl,
     queueVersion,
@@ -91,6 +100,10 @@ export function reportOf(
     positionMillisAtSegmentStart: type === 'update' ? 0 : length - back,
     type,
   };
+  return reportForVersion(report, reportVersionOf(baseUrl), {
+    ...(facts.contextVersion !== undefined ? { contextVersion: facts.contextVersion } : {}),
+    reportId: randomUUID(),
+  });
 }
 
 export function playableItem(

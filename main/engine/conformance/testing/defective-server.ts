@@ -100,6 +100,8 @@ export interface DefectiveServerOptions {
   ignoresPreviousWithoutItem?: boolean;
   /** The version segment of its base URL (`v2.0`: `/q/v2.0/`); none by default. */
   version?: string;
+  /** Refuses 400 a report item without the fields of v2.3 (`contextVersion`, `reportId`): a strict v2.3 server, a right one. */
+  asksV23ReportFields?: boolean;
   /** Ms the first GET /version waits before it answers. */
   versionDelayMs?: number;
   /** Answers 200 with this body to reports, instead of 204. */
@@ -413,6 +415,10 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
     }
     if (endpoint === 'timePlayed' && request.method === 'POST') {
       const items = (JSON.parse(reportBody) as { items: { id: string; type: string }[] }).items;
+      const lacking = options.asksV23ReportFields
+        ? items.flatMap((item) => ['contextVersion', 'reportId'].filter((field) => !(field in item)))
+        : [];
+      if (lacking.length > 0) return send(response, 400, { error: { code: 400, message: `bad field: ${lacking[0]}` } });
       for (const item of items) if (item.type === 'final') ended.add(item.id);
       if (options.removesOnFinal && ended.has(options.removesOnFinal.final)) remove(options.removesOnFinal.item);
       if (options.emptiesOnFinal !== undefined && ended.has(options.emptiesOnFinal))
