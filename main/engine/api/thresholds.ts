@@ -41,11 +41,13 @@ export interface Threshold {
   /** Reads the metric from the figures, in the bound's unit. */
   read(figures: ThresholdFigures): number;
   /**
-   * What the verdict compares when the unit shown is not the one measured: a rate written in % is
-   * judged as the share it names against the share measured, each read once from its decimal
-   * (0.29 × 100 is 28.999999999999996, and errors<29% passed 29 errors in 100: audit).
+   * What the verdict compares instead of `read` against `bound`: the sign of the measured value
+   * less the bound, reckoned exactly. A rate is errors ÷ requests against the decimal written, in
+   * whole numbers: 0.29 × 100 is 28.999999999999996, and errors<29% passed 29 errors in 100
+   * (audit); in doubles, 2 errors in 14 failed errors<14.285714285714286% and passed
+   * errors<=0.14285714285714285, both wrong (outside audit of 7 December 2026).
    */
-  exact?: { bound: number; read(figures: ThresholdFigures): number };
+  exact?: { compare(figures: ThresholdFigures): number };
 }
 
 export type ParsedThreshold = { ok: true; threshold: Threshold } | { ok: false; message: string };
@@ -167,8 +169,7 @@ function parseShape(expression: string): ParsedThreshold {
         bound: value,
         unit: unit === '%' ? '%' : '',
         read: (f) => f.errorRate * scale,
-        // The decimal written, moved two places as text: the share nearest to it, as errorRate is to its own.
-        exact: { bound: unit === '%' ? Number(`${digits}e-2`) : value, read: (f) => f.errorRate },
+        exact: { compare: shareAgainst(digits, unit === '%' ? 2 : 0) },
       },
     };
   }
@@ -189,6 +190,22 @@ function parseShape(expression: string): ParsedThreshold {
   return {
     ok: false,
     message: `threshold ${expression}: unknown metric ${JSON.stringify(name)}; the metrics are ${KNOWN}`,
+  };
+}
+
+/**
+ * The sign of errors ÷ requests less the decimal `digits` × 10^-`places`, in whole numbers: errors
+ * × 10^k against the decimal's digits × requests. No request at all is a rate of 0.
+ */
+function shareAgainst(digits: string, places: number): (figures: ThresholdFigures) => number {
+  const [whole = '', fraction = ''] = digits.split('.');
+  const bound = BigInt(whole + fraction);
+  const scale = 10n ** BigInt(fraction.length + places);
+  return ({ counts: { errors, requests } }) => {
+    if (requests === 0) return bound === 0n ? 0 : -1;
+    const measured = BigInt(errors) * scale;
+    const against = bound * BigInt(requests);
+    return measured === against ? 0 : measured < against ? -1 : 1;
   };
 }
 

@@ -27,7 +27,7 @@ export function holds(operator: Operator, actual: number, bound: number): boolea
 export function judge(thresholds: readonly Threshold[], figures: ThresholdFigures): FleetThresholdResult[] {
   return thresholds.map((t) => {
     const actual = t.read(figures);
-    const ok = t.exact ? holds(t.operator, t.exact.read(figures), t.exact.bound) : holds(t.operator, actual, t.bound);
+    const ok = t.exact ? holds(t.operator, t.exact.compare(figures), 0) : holds(t.operator, actual, t.bound);
     // A latency to a tenth of a ms: its sketch knows it within 1%, and 3011.571ms claimed more (audit).
     const digits = t.kind !== 'latency' ? 3 : t.unit === 's' ? 4 : 1;
     return { expression: t.expression, ok, actual: shownAs(ok, t, actual, digits), unit: t.unit };

@@ -99,6 +99,45 @@ describe('thresholds', () => {
       ),
       { numRuns: 3_000 },
     );
+
+    // A bound written to as many digits as a double holds, in % or as a share (outside audit):
+    // 2 errors in 14 is 1/7, below 0.14285714285714286 and above 0.14285714285714285.
+    expect(at(2, 14, 'errors<14.285714285714286%').ok).toBe(true);
+    expect(at(2, 14, 'errors==14.285714285714286%').ok).toBe(false);
+    expect(at(2, 14, 'errors!=14.285714285714286%').ok).toBe(true);
+    expect(at(2, 14, 'errors<=0.14285714285714285').ok).toBe(false);
+    expect(at(2, 14, 'errors>0.14285714285714285').ok).toBe(true);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.nat(),
+        fc.bigInt({ min: 1n, max: 99_999_999_999_999_999n }),
+        fc.integer({ min: 1, max: 17 }),
+        fc.boolean(),
+        fc.constantFrom(...operators),
+        (requests, errorsDraw, mantissa, places, percent, operator) => {
+          const errors = errorsDraw % (requests + 1);
+          const text = mantissa.toString().padStart(places + 1, '0');
+          const bound = `${text.slice(0, -places)}.${text.slice(-places)}`;
+          const expression = `errors${operator}${bound}${percent ? '%' : ''}`;
+          const parsed = parseThreshold(expression);
+          if (!parsed.ok) return true; // over the whole, or deciding every run: refused, tested above
+          // errors/requests against mantissa / 10^(places + 2 for %), cross-multiplied in BigInt.
+          const left = BigInt(errors) * 10n ** BigInt(places + (percent ? 2 : 0));
+          const right = mantissa * BigInt(requests);
+          const expected = {
+            '<': left < right,
+            '<=': left <= right,
+            '>': left > right,
+            '>=': left >= right,
+            '==': left === right,
+            '!=': left !== right,
+          }[operator];
+          expect(at(errors, requests, expression).ok, `${errors} of ${requests}: ${expression}`).toBe(expected);
+        },
+      ),
+      { numRuns: 3_000 },
+    );
   });
 
   it('refuse what is not METRIC OP NUMBER in the metric’s unit, saying why', () => {
