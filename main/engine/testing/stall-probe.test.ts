@@ -32,7 +32,9 @@ describe('probeStalls', () => {
     hold(300);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const spans = await probe.stop();
-    expect(Math.max(...spans)).toBeGreaterThanOrEqual(290);
+    // Most of the 300 ms: the probe's thread notes an answer when its own loop gets to it, and on a
+    // loaded 2-core machine the answer before the hold was noted 11 ms late (289 ms, CI 7 December).
+    expect(Math.max(...spans)).toBeGreaterThanOrEqual(250);
     // Between the turns held, the answers came a few ms apart.
     expect(spans.filter((ms) => ms < 100).length).toBeGreaterThan(3);
     expect(probe.account(1)).toMatch(/^\d+ \(wall \d+, CPU \d+, GC \d+, from \d+\.\d s\)$/);
