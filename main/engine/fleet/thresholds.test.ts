@@ -25,6 +25,28 @@ function judged(expression: string): { ok: boolean; actual: number } {
   return { ok: result!.ok, actual: result!.actual };
 }
 
+/** `left OPERATOR right`, as the test's own model of a verdict: numbers, or whole numbers in BigInt. */
+function compared<T extends number | bigint>(
+  operator: '<' | '<=' | '>' | '>=' | '==' | '!=',
+  left: T,
+  right: T,
+): boolean {
+  switch (operator) {
+    case '<':
+      return left < right;
+    case '<=':
+      return left <= right;
+    case '>':
+      return left > right;
+    case '>=':
+      return left >= right;
+    case '==':
+      return left === right;
+    case '!=':
+      return left !== right;
+  }
+}
+
 describe('thresholds', () => {
   it("judge latency, rates and counts in the unit they were written in, k6's way", () => {
     expect(judged('p99<250ms')).toEqual({ ok: false, actual: 396 });
@@ -73,27 +95,13 @@ describe('thresholds', () => {
           const bound = tenths % 10 === 0 ? String(tenths / 10) : (tenths / 10).toFixed(1);
           // errors/requests against tenths/1000, cross-multiplied: whole numbers, exact.
           const [left, right] = [errors * 1000, tenths * requests];
-          const expected = {
-            '<': left < right,
-            '<=': left <= right,
-            '>': left > right,
-            '>=': left >= right,
-            '==': left === right,
-            '!=': left !== right,
-          }[operator];
+          const expected = compared(operator, left, right);
           const expression = `errors${operator}${bound}%`;
           const parsed = parseThreshold(expression);
           if (!parsed.ok) return true; // a bound that decides every run is refused, tested above
           const result = at(errors, requests, expression);
           expect(result.ok, expression).toBe(expected);
-          const shown = {
-            '<': result.actual < +bound,
-            '<=': result.actual <= +bound,
-            '>': result.actual > +bound,
-            '>=': result.actual >= +bound,
-            '==': result.actual === +bound,
-            '!=': result.actual !== +bound,
-          }[operator];
+          const shown = compared(operator, result.actual, +bound);
           expect(shown, `${expression} shown as ${result.actual}%`).toBe(expected);
         },
       ),
@@ -125,14 +133,7 @@ describe('thresholds', () => {
           // errors/requests against mantissa / 10^(places + 2 for %), cross-multiplied in BigInt.
           const left = BigInt(errors) * 10n ** BigInt(places + (percent ? 2 : 0));
           const right = mantissa * BigInt(requests);
-          const expected = {
-            '<': left < right,
-            '<=': left <= right,
-            '>': left > right,
-            '>=': left >= right,
-            '==': left === right,
-            '!=': left !== right,
-          }[operator];
+          const expected = compared(operator, left, right);
           expect(at(errors, requests, expression).ok, `${errors} of ${requests}: ${expression}`).toBe(expected);
         },
       ),
