@@ -116,8 +116,8 @@ export class ControlSteps {
       } else if (sessionId) {
         queue = this.sessionQueue.get(sessionId);
       }
-      if (typeof record.queueBaseUrl === 'string' && call.status >= 200 && call.status < 300) {
-        if (record.httpAuthorization === UNKNOWN_TOKEN) this.unloadedGroups.add(groupId ?? '*');
+      if (loadWentThrough(call)) {
+        if (isUncarriedLoad(call)) this.unloadedGroups.add(groupId ?? '*');
         else this.unloadedGroups.delete(groupId ?? '*');
         const busy = groupId ? this.busy.get(groupId) : undefined;
         if (busy && !this.reloadedAt.has(busy.playerId)) this.reloadedAt.set(busy.playerId, call.at);
@@ -241,6 +241,20 @@ export class ControlSteps {
  * The group and app of a session as the journaled call that created it says, when the console no
  * longer holds it (another session took its group since, or it was evicted).
  */
+/** Whether `call` loaded a player (it names a queue) and was answered 2xx. */
+function loadWentThrough(call: JournaledControlCall): boolean {
+  return isObject(call.body) && typeof call.body.queueBaseUrl === 'string' && call.status >= 200 && call.status < 300;
+}
+
+/**
+ * Whether `call` is a load that went through with a queue token the bundle does not carry: what its
+ * group's player did from then on the replay cannot do (see `unloadedGroups`). One that failed
+ * fails in the replay too.
+ */
+export function isUncarriedLoad(call: JournaledControlCall): boolean {
+  return loadWentThrough(call) && (call.body as Record<string, unknown>).httpAuthorization === UNKNOWN_TOKEN;
+}
+
 export function journaledSessionOrigin(
   calls: readonly JournalEntry[],
   sessionId: string,

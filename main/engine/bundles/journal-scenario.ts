@@ -23,6 +23,7 @@ import type { RequestCrossing } from '../api/request-crossing.js';
 import { TOKEN_REF, UNKNOWN_TOKEN } from '../journal/secrets.js';
 import {
   ControlSteps,
+  isUncarriedLoad,
   queueItemRef,
   UNLOADABLE_NOTE,
   type BusyAtStart,
@@ -233,14 +234,8 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
         );
       }
       const made = control.stepsOf(call);
-      // A load that went through with it: its group's player (every player's, when the group is
-      // not known) did what the replay cannot. One that failed fails in the replay too, checked.
-      if (
-        isObject(call.body) &&
-        call.body.httpAuthorization === UNKNOWN_TOKEN &&
-        call.status >= 200 &&
-        call.status < 300
-      ) {
+      // Its group's player (every player's, when the group is not known) did what the replay cannot.
+      if (isUncarriedLoad(call)) {
         const why = `${call.method} ${call.path} sent a token of no queue of this console, which the bundle does not carry: neither its answer nor those of the later calls of its session are checked`;
         for (const playerId of playersOfGroup(control.groupOfPath(call.path)) ?? ['*']) cut(call.at, playerId, why);
       }
