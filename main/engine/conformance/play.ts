@@ -120,6 +120,13 @@ function planFor(k: number, wentBack: boolean, durationMillis: number | undefine
   );
 }
 
+/**
+ * The tracks by whose end the plan below has had the listener do each thing once: a pause on the
+ * second, a seek on the third, a skip back from the fourth, a skip on the fifth. A play cut before
+ * them has not done what the play-through is there to do.
+ */
+export const FIRST_ACTS_TRACKS = 5;
+
 function plannedFor(k: number, wentBack: boolean): Step[] {
   if (k === 2)
     return [

@@ -30,7 +30,7 @@ import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Ve
 import { probeEnd, type EndProbe } from '../end-probe.js';
 import { GoneItems, goneSaid } from '../gone-items.js';
 import { PlayAnswers } from '../play-answers.js';
-import { GONE_RELOADS, play, type Noted, type Play } from '../play.js';
+import { FIRST_ACTS_TRACKS, GONE_RELOADS, play, type Noted, type Play } from '../play.js';
 import { retained } from '../retained.js';
 import { requestLine } from '../server.js';
 import { withinTime } from '../within-time.js';
@@ -195,9 +195,6 @@ function watchRequests(client: CloudQueueClient, now: () => number): (forMs: num
     return `${oldest.what} has had no answer for ${Math.round((now() - oldest.since) / 1000)} s`;
   };
 }
-
-/** The tracks the listener's plan has acted on by the end of the fifth (`plannedFor` in play.ts). */
-const FIRST_ACTS_TRACKS = 5;
 
 function verdictOf(
   result: Play,
