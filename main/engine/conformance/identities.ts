@@ -21,7 +21,14 @@ import { isObject } from '../api/is-object.js';
 import { idOf, type WindowView } from './window-view.js';
 import { requestLine, type Answer } from './server.js';
 import { isVersion } from './version-answer.js';
-import { describeTrack, otherPlace, otherTrack, trackOf, type TrackIdentity } from '../player/contract-check.js';
+import {
+  describeTrack,
+  otherPlace,
+  otherTrack,
+  trackOf,
+  type PlaceChange,
+  type TrackIdentity,
+} from '../player/contract-check.js';
 
 /** An id's track as first seen (or as an edit renamed it), with that window's queueVersion. */
 type Seen = TrackIdentity & { answer: Answer; version: unknown };
@@ -92,7 +99,7 @@ export class TrackIdentities {
     this.evidence.add(before.answer).add(now.answer);
   }
 
-  private notePlace(id: string, place: 'host' | 'path' | 'opaque', before: Seen, now: Seen): void {
+  private notePlace(id: string, place: PlaceChange, before: Seen, now: Seen): void {
     this.saidPlace.add(id);
     if (this.saidPlace.size > PLACE_CHANGES_SAID) return;
     const both = `${describeTrack(before)} in ${requestLine(before.answer)} and ${describeTrack(now)} in ${requestLine(now.answer)}`;

@@ -135,13 +135,17 @@ function isFileName(segment: string): boolean {
   return /^[^.]+.*\.[A-Za-z0-9]{1,5}$/.test(segment);
 }
 
+/** How one track's media moved: another host, another path to the same file, or an opaque URL issued anew. */
+export type PlaceChange = 'host' | 'path' | 'opaque';
+
 /**
  * Where two tracks told the same by `otherTrack` have their media, when not at one URL: on two
  * hosts (one file from two hosts of a CDN, or two files under one path in two buckets,
- * `label-a.s3…`, `label-b.s3…`), or under two paths that end in one file. Only the server knows
- * which, so check warns of it and fails nothing. Null when it is one URL, or another track.
+ * `label-a.s3…`, `label-b.s3…`), under two paths that end in one file, or at two URLs that name
+ * no file. Only the server knows which, so check warns of it and fails nothing. Null when it is
+ * one URL, or another track.
  */
-export function otherPlace(was: TrackIdentity, now: TrackIdentity): 'host' | 'path' | 'opaque' | null {
+export function otherPlace(was: TrackIdentity, now: TrackIdentity): PlaceChange | null {
   if (was.media === undefined || now.media === undefined || was.media === now.media || otherTrack(was, now))
     return null;
   if (was.mediaPath === now.mediaPath) return 'host';
