@@ -10,9 +10,21 @@
  * and the commands after an install that succeeds (`npm test` itself runs after one).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../main/engine/testing/temp-dirs.js';
 import { ASIDE } from './earlier-install.mjs';
 
@@ -25,13 +37,19 @@ function readmeCommands(): string[][] {
   return [...readme.matchAll(/^\| `npm (start|test|run [a-z:]+)`/gm)].map((match) => match[1]!.split(' '));
 }
 
-/** A clone with nothing installed whose `npm ci` fails before it fetches anything. */
-function freshClone(): string {
-  const clone = join(tempDir(), 'clone');
+/** A new clone's folder holding the project's scripts (not their tests), in `folder` (a test's own by default). */
+function cloneWithScripts(folder = tempDir()): string {
+  const clone = join(folder, 'clone');
   cpSync(join(root, 'scripts'), join(clone, 'scripts'), {
     recursive: true,
     filter: (path) => !path.endsWith('.ts'),
   });
+  return clone;
+}
+
+/** A clone with nothing installed whose `npm ci` fails before it fetches anything. */
+function freshClone(): string {
+  const clone = cloneWithScripts();
   // Without an install first, the benches' runner would start each through tsx, which is not there.
   cpSync(join(root, 'bench'), join(clone, 'bench'), { recursive: true });
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -146,10 +164,21 @@ describe('two commands started at once on a fresh clone', () => {
 /**
  * A clone whose one dependency, a dev one, is a tarball beside it: the real `npm ci` installs it
  * offline (a copy, as from the registry), and the install can be seen to have happened, or not.
+ * The tarball and the lockfile are made once (an npm pack and an npm install each), then copied.
  */
+let devDependencyClone: string | undefined;
+const kept = mkdtempSync(join(tmpdir(), 'cqc-first-run-kept-'));
+afterAll(() => rmSync(kept, { recursive: true, force: true }));
+
 function cloneWithLocalDevDependency(): string {
+  devDependencyClone ??= madeWithLocalDevDependency();
   const clone = join(tempDir(), 'clone');
-  cpSync(join(root, 'scripts'), join(clone, 'scripts'), { recursive: true, filter: (path) => !path.endsWith('.ts') });
+  cpSync(devDependencyClone, clone, { recursive: true });
+  return clone;
+}
+
+function madeWithLocalDevDependency(): string {
+  const clone = cloneWithScripts(kept);
   const tool = join(clone, 'tool');
   mkdirSync(tool);
   writeFileSync(join(tool, 'package.json'), JSON.stringify({ name: 'tool', version: '1.0.0' }));
@@ -216,8 +245,12 @@ function wantUnreachablePackage(clone: string): void {
     dev: true,
   };
   writeFileSync(join(clone, 'package-lock.json'), JSON.stringify(lock, null, 2));
-  // Newer than the install, whatever the file system's clock resolution.
-  const later = new Date(Date.now() + 2_000);
+  lockfileChanged(clone);
+}
+
+/** package-lock.json newer than the install, whatever the file system's clock resolution (and newer than the last such). */
+function lockfileChanged(clone: string): void {
+  const later = new Date(Math.max(Date.now(), statSync(join(clone, 'package-lock.json')).mtimeMs) + 2_000);
   utimesSync(join(clone, 'package-lock.json'), later, later);
 }
 
@@ -248,8 +281,7 @@ describe('an install that fails after a lockfile change', () => {
     delete manifest.devDependencies['cqc-nowhere'];
     writeFileSync(join(clone, 'package.json'), JSON.stringify(manifest, null, 2));
     npmIn(clone, ['install', '--package-lock-only']);
-    const later = new Date(Date.now() + 4_000);
-    utimesSync(join(clone, 'package-lock.json'), later, later);
+    lockfileChanged(clone);
     const again = ensureInstallIn(clone);
     expect(again.status, again.said).toBe(0);
     expect(again.said).not.toContain(KEPT);
