@@ -20,7 +20,7 @@ const report: ScenarioReport = {
   wallMs: 5,
   transitions: [],
   steps: [
-    { index: 0, type: 'expect', status: 'passed', message: 'player-kitchen: not checked: drifted', unchecked: true },
+    { index: 0, type: 'expect', status: 'skipped', message: 'player-kitchen: not checked: drifted', unchecked: true },
     { index: 1, type: 'expect', status: 'passed', message: 'player-office: PAUSED' },
   ],
 };
@@ -33,5 +33,20 @@ describe('a run’s JUnit report', () => {
     expect(cases[0]).toMatch(/<skipped/);
     expect(cases[0]).toMatch(/not checked: drifted/);
     expect(cases[1]).not.toMatch(/<skipped|<failure/);
+  });
+
+  it('adds a case in error when nothing the run expects was checked: skipped cases alone read green', () => {
+    const nothing: ScenarioReport = {
+      ...report,
+      passed: false,
+      notChecked: 'all 2 of its expectations went unchecked',
+      steps: report.steps.map((step) => ({ ...step, status: 'skipped', unchecked: true })),
+    };
+    const cases = scenarioJUnit(nothing, steps, 'bundle.json').split('<testcase').slice(1);
+    expect(cases).toHaveLength(3);
+    expect(cases[2]).toMatch(
+      /name="the run checked something"[^>]*>\s*<error message="all 2 of its expectations went unchecked" type="NothingChecked"/,
+    );
+    expect(scenarioJUnit(report, steps, 'bundle.json')).not.toMatch(/<error/);
   });
 });

@@ -40,5 +40,13 @@ export function scenarioJUnit(report: ScenarioReport, steps: readonly ScenarioSt
     } else if (result.status === 'skipped' || result.unchecked) testCase.skipped().standardOutput(message);
     else testCase.standardOutput(message);
   }
+  // A run that checked nothing is no pass: a case of its own says so, where skipped cases alone would read green.
+  if (report.notChecked !== undefined)
+    suite
+      .testCase()
+      .className(plain(report.name))
+      .name('the run checked something')
+      .file(plain(source))
+      .error(plain(report.notChecked), 'NothingChecked');
   return builder.build();
 }

@@ -31,6 +31,7 @@ import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 import { RUN_USAGE } from './usages.js';
 import { reportJson } from '../engine/api/report-json.js';
+import { verdictOf } from '../engine/api/scenario-verdict.js';
 
 export { RUN_USAGE };
 
@@ -56,7 +57,8 @@ report in the failure's message.
   --allow-host H    let the run call host H (or H:PORT) too; without it, a file whose steps
                     would call any host but this console's own is refused and nothing runs
 
-Exit codes: 0 the run passed, 1 it failed, 2 the file or the command line cannot be used.`;
+Exit codes: 0 the run passed, 1 it failed, 2 the file or the command line cannot be used (and a
+run that failed nothing but could check none of the file's expectations: NOT CHECKED).`;
 
 export interface RunArgs {
   file: string;
@@ -196,6 +198,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
     io.stdout(`${summaryLine(report, steps)}\n`);
     if (args.json) writeReport(args.json, reportJson({ file: args.file, kind: input.kind, ...report }), io);
     if (args.junit) writeReport(args.junit, scenarioJUnit(report, steps, args.file), io);
+    // Nothing it expects could be checked: the file, as it stands, cannot tell a right console from a wrong one.
+    if (report.notChecked !== undefined) return EXIT.usage;
     return report.passed ? EXIT.ok : EXIT.failed;
   } finally {
     await engine.close();
@@ -305,12 +309,17 @@ export function summaryLine(report: ScenarioReport, steps: readonly ScenarioStep
   const tally = (status: ScenarioStepResult['status'], only?: ScenarioStep['type']) =>
     report.steps.filter((r) => r.status === status && (only === undefined || steps[r.index]?.type === only)).length;
   const expectations = steps.filter((s) => s.type === 'expect').length;
-  // An expectation the run could not hold a player to passed, but was not met.
+  // An expectation the run could not hold a player to is skipped: not met, and counted apart.
   const unchecked = report.steps.filter((r) => r.unchecked).length;
-  return [
-    report.passed ? 'PASSED' : 'FAILED',
+  const line = [
+    verdictOf(report).toUpperCase(),
     `${tally('passed')} passed, ${tally('failed')} failed, ${tally('skipped')} skipped`,
-    `expectations: ${tally('passed', 'expect') - unchecked} of ${expectations} met${unchecked ? `, ${unchecked} not checked` : ''}`,
+    `expectations: ${tally('passed', 'expect')} of ${expectations} met${unchecked ? `, ${unchecked} not checked` : ''}`,
     `${engineSpan(report.endedAt - report.startedAt)} engine time in ${(report.wallMs / 1000).toFixed(1)} s`,
   ].join(' · ');
+  return report.notChecked === undefined ? line : `${line}\n${NOT_CHECKED_HINT(plain(report.notChecked))}`;
 }
+
+/** What a run that checked nothing says under its summary: why, and what would check something. */
+const NOT_CHECKED_HINT = (why: string): string =>
+  `  ${why}.\n  A bundle exported while the clock ran can leave its players' timers elsewhere in the replay: export the span again with the clock stopped (or slower), or add an expectation the run can hold. Exit 2: the file cannot check this console as it stands.`;

@@ -162,7 +162,7 @@ export interface ScenarioStepResult {
   message: string;
   /** An action or command still waiting for engine time (a retry, a timeout): its outcome comes later, announced as settled. */
   waiting?: boolean;
-  /** An `expect` the run could not hold the player to (its timers fell elsewhere than in the source): passed, not met. */
+  /** An `expect` the run could not hold the player to (its timers fell elsewhere than in the source): skipped, not met. */
   unchecked?: true;
   /** A failed `expect` whose transitions were not met: expected and actual side by side, and the exchanges around the first difference. */
   explanation?: ExpectationExplanation;
@@ -171,7 +171,13 @@ export interface ScenarioStepResult {
 export interface ScenarioReport {
   scenarioId: string;
   name: string;
+  /** False when a step failed, and when nothing the file expects could be checked (`notChecked`). */
   passed: boolean;
+  /**
+   * Why the run is no pass though no step failed: every expectation it has went unchecked (or,
+   * with none, every call's outcome), so it would have ended so whatever the console did.
+   */
+  notChecked?: string;
   /** Engine time the run started and ended. */
   startedAt: number;
   endedAt: number;

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ScenarioReport, ScenarioStep } from '../api/scenario-types.js';
 import type { Engine } from '../index.js';
 import { summaryLine } from '../../cli/run.js';
+import { verdictOf } from '../api/scenario-verdict.js';
 import { PLAYER } from '../bundles/testing-actions.js';
 import { consoleLoadingKitchen } from './testing-console.js';
 
@@ -77,7 +78,7 @@ describe('a step that says what the players had asked before it', () => {
     // Only Office's wrong expectation fails: Office did not drift, and is held to it.
     expect(report.steps.filter((s) => s.status === 'failed').map((s) => s.index)).toEqual([saved.length - 1]);
     const kitchen = report.steps.at(-2)!;
-    expect(kitchen).toMatchObject({ type: 'expect', status: 'passed', unchecked: true });
+    expect(kitchen).toMatchObject({ type: 'expect', status: 'skipped', unchecked: true });
     expect(kitchen.message).toMatch(
       new RegExp(
         `player-kitchen: not checked: .* its timers fell elsewhere around step 5 \\(action\\): it had made ${asked - 1} requests? before it then, ${asked} in this run`,
@@ -108,8 +109,45 @@ describe('a step that says what the players had asked before it', () => {
     const asked = await askedBeforePause();
     const { report } = await run({ before: { [PLAYER]: asked - 1 }, by: { [PLAYER]: asked } }, true);
     expect(report.steps.filter((s) => s.status === 'failed')).toEqual([]);
-    expect(report.steps.at(-1)).toMatchObject({ status: 'passed', unchecked: true });
+    expect(report.steps.at(-1)).toMatchObject({ status: 'skipped', unchecked: true });
     expect(report.steps.at(-1)!.message).toMatch(/player-office: not checked: rule .* \(a count or a chance/);
+    // Nothing it expects was held: failed nothing, and no pass either.
+    expect(report).toMatchObject({
+      passed: false,
+      notChecked: expect.stringMatching(/^all 2 of its expectations went unchecked/),
+    });
+    expect(verdictOf(report)).toBe('not checked');
+  });
+
+  it("is no pass when, with no expectation, every call's outcome went unjudged", async () => {
+    const { engine, load } = await consoleLoadingKitchen(opened, 5_000);
+    const first = await engine.commands.run('scenarios.save', {
+      name: 'Load',
+      steps: [...load, { type: 'expect', playerId: PLAYER, state: 'PLAYING' }],
+    });
+    expect((await engine.commands.run('scenarios.run', { id: first.id })).passed).toBe(true);
+    // On the console as the first left it: Kitchen plays, and any count of requests reads as drift.
+    const calls: ScenarioStep[] = [
+      { type: 'clock', speed: 0 },
+      { type: 'clock', advanceMs: 60_000 },
+      {
+        type: 'action',
+        playerId: PLAYER,
+        action: 'pause',
+        requestsBefore: { [PLAYER]: 0 },
+        requestsBy: { [PLAYER]: 999 },
+      },
+    ];
+    const second = await engine.commands.run('scenarios.save', { name: 'Only calls', steps: calls });
+    const report = await engine.commands.run('scenarios.run', { id: second.id });
+    expect(report.steps[2]!.message).toMatch(/not checked: player-kitchen asked the server at other moments/);
+    expect(report).toMatchObject({ passed: false, notChecked: expect.stringMatching(/^no call's outcome was judged/) });
+    // Without the drift the pause is judged: a pass.
+    const third = await engine.commands.run('scenarios.save', {
+      name: 'Judged',
+      steps: [{ type: 'action', playerId: PLAYER, action: 'resume' }],
+    });
+    expect(await engine.commands.run('scenarios.run', { id: third.id })).toMatchObject({ passed: true });
   });
 
   it('checks a player that asked fewer, as many, or more than by the next call: no timer explains those', async () => {

@@ -34,6 +34,7 @@ import { explainExpectation, type ExchangeReader } from './explain.js';
 import { VARIABLE } from '../api/scenario-variables.js';
 import { isJudgedCall, whyNotJudged } from '../api/scenario-checks.js';
 import { isCallStep } from '../api/scenario-types.js';
+import { nothingChecked } from '../api/scenario-verdict.js';
 import type { PlayerRequestsInFlight } from '../player/requests-in-flight.js';
 
 export interface ScenarioDeps {
@@ -85,6 +86,8 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
     cleared: [],
   };
   let failed = false;
+  // Calls whose outcome the run judged: a file with no expectation checks only these.
+  let judgedCalls = 0;
   let restored: ScenarioReport['restored'];
   // Per player, why it is no longer checked: its timers fell elsewhere than in the source (`requestsBefore`).
   const drifted = new Map<string, string>();
@@ -111,7 +114,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
         results.push({
           index,
           type: step.type,
-          status: 'passed',
+          status: 'skipped',
           message: `${step.playerId}: not checked: ${driftedWhy}`,
           unchecked: true,
         });
@@ -158,6 +161,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
                 waiting: true,
               };
         results.push(result);
+        if (isJudgedCall(step) && notChecked === null) judgedCalls += 1;
         if (typeof outcome !== 'string')
           waiting.push(
             watch(outcome.work, result, () => announce(result, true), {
@@ -217,10 +221,12 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
   const touched = new Set(
     scenario.steps.flatMap((s) => ('playerId' in s && s.playerId ? [deps.players.forPlayer(s.playerId)?.id] : [])),
   );
+  const checkedNothing = failed ? undefined : nothingChecked(scenario.steps, results, judgedCalls);
   return {
     scenarioId: scenario.id,
     name: scenario.name,
-    passed: !failed,
+    passed: !failed && checkedNothing === undefined,
+    ...(checkedNothing === undefined ? {} : { notChecked: checkedNothing }),
     startedAt,
     endedAt: deps.clock.now(),
     wallMs: Math.round(performance.now() - started),

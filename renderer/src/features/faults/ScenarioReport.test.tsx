@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
 /**
  * A run's report says an expectation it could not hold a player to (a bundle exported while the
- * clock ran, whose player's timers fell elsewhere) as not checked, drawn as a step not run: it
- * passed the run but was not met.
+ * clock ran, whose player's timers fell elsewhere) as not checked, drawn as a step not run: not
+ * met. A run whose every expectation went so is NOT CHECKED, never a pass.
  */
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScenarioReport as Report } from '@engine-api/scenario-types';
-import { ScenarioReport } from './ScenarioReport';
+import { ResultBadge, ScenarioReport } from './ScenarioReport';
 
 afterEach(cleanup);
 
@@ -24,7 +24,7 @@ const report: Report = {
     {
       index: 1,
       type: 'expect',
-      status: 'passed',
+      status: 'skipped',
       message: 'player-kitchen: not checked: its timers fell elsewhere',
       unchecked: true,
     },
@@ -38,5 +38,20 @@ describe('a scenario report', () => {
     expect(action!.getAttribute('data-status')).toBe('passed');
     expect(expectation!.getAttribute('data-status')).toBe('skipped');
     expect(within(expectation!).getByText('not checked')).toBeTruthy();
+  });
+
+  it('says a run that checked none of its expectations as NOT CHECKED, with why and what to do', () => {
+    const nothing: Report = { ...report, passed: false, notChecked: 'its expectation went unchecked' };
+    render(<ScenarioReport report={nothing} />);
+    const result = screen.getByTestId('scenario-result');
+    expect(result.textContent).toBe('NOT CHECKED');
+    expect(result.getAttribute('data-state')).toBe('not-checked');
+    expect(screen.getByRole('status').textContent).toMatch(
+      /Not a pass: its expectation went unchecked\. Export the span again/,
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    cleanup();
+    render(<ResultBadge report={nothing} />);
+    expect(screen.getByText('not checked').getAttribute('data-tone')).toBe('warn');
   });
 });

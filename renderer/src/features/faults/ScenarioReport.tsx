@@ -1,11 +1,12 @@
 /**
- * A scenario run as it happened: pass or fail at a glance, each step with its outcome and
+ * A scenario run as it happened: pass, fail or not checked at a glance, each step with its outcome and
  * message (the failing one stands out, the skipped ones are dimmed; steps counted from 1), what
  * the run put back when it ended, and the player transitions the run caused, in order.
  */
 import type { ScenarioReport as Report } from '@engine-api/scenario-types';
 import { formatEngineClock } from '../../format/engine-time';
-import { Badge } from '../../components/Badge';
+import { verdictOf, type ScenarioVerdict } from '@engine-api/scenario-verdict';
+import { Badge, type BadgeTone } from '../../components/Badge';
 import { Timeline } from '../../components/Timeline';
 import { restoredText, stepNumber } from '../../format/scenario-report';
 import { formatExactSpan } from '../../format/span';
@@ -19,24 +20,25 @@ export function ResultBadge({ report, running = false }: { report: Report | null
       </Badge>
     );
   if (!report) return <Badge>not run</Badge>;
+  const verdict = verdictOf(report);
   return (
-    <Badge tone={report.passed ? 'ok' : 'bad'} state={report.passed ? 'passed' : 'failed'}>
-      {report.passed ? 'passed' : 'failed'}
+    <Badge tone={TONE[verdict]} state={stateOf(verdict)}>
+      {verdict}
     </Badge>
   );
 }
 
+const TONE: Record<ScenarioVerdict, BadgeTone> = { passed: 'ok', failed: 'bad', 'not checked': 'warn' };
+const stateOf = (verdict: ScenarioVerdict): string => verdict.replace(' ', '-');
+
 export function ScenarioReport({ report }: { report: Report }) {
   const failed = report.steps.find((s) => s.status === 'failed');
+  const verdict = verdictOf(report);
   return (
     <section className={styles.scenarioReport} aria-label="Scenario report">
       <div className={styles.reportHead}>
-        <strong
-          className={styles.result}
-          data-state={report.passed ? 'passed' : 'failed'}
-          data-testid="scenario-result"
-        >
-          {report.passed ? 'PASSED' : 'FAILED'}
+        <strong className={styles.result} data-state={stateOf(verdict)} data-testid="scenario-result">
+          {verdict.toUpperCase()}
         </strong>
         <span>{report.name}</span>
         <span className="muted">
@@ -47,6 +49,12 @@ export function ScenarioReport({ report }: { report: Report }) {
       {failed && (
         <p className="error" role="alert">
           Step {stepNumber(failed.index)} ({failed.type}) failed: {failed.message}
+        </p>
+      )}
+      {report.notChecked && (
+        <p className={styles.notChecked} role="status">
+          Not a pass: {report.notChecked}. Export the span again with the clock stopped, or add an expectation the run
+          can hold.
         </p>
       )}
       <ol className={styles.reportSteps} aria-label="Steps">

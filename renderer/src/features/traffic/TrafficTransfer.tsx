@@ -10,6 +10,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type ChangeEvent } from 'react';
 import type { BundleImportResult } from '@engine-api/bundle-types';
 import type { ScenarioReport } from '@engine-api/scenario-types';
+import { verdictOf } from '@engine-api/scenario-verdict';
 import { TRAFFIC_EXPORT_MAX, type TrafficFilter } from '@engine-api/traffic-types';
 import type { HarLog } from '@engine-api/har-types';
 import { ApiError, type Api } from '../../api';
@@ -242,12 +243,19 @@ function ImportResult({ result, onClose }: { result: BundleImportResult; onClose
 
 function RunReport({ report }: { report: ScenarioReport }) {
   const failed = report.steps.find((step) => step.status === 'failed');
+  const verdict = verdictOf(report);
   return (
-    <div className={styles.runReport} role="status" data-passed={report.passed}>
-      <strong>{report.passed ? 'Passed' : 'Failed'}</strong>{' '}
+    <div
+      className={styles.runReport}
+      role="status"
+      data-passed={report.passed}
+      data-verdict={verdict.replace(' ', '-')}
+    >
+      <strong>{verdict[0]!.toUpperCase() + verdict.slice(1)}</strong>{' '}
       {failed
         ? `at step ${stepNumber(failed.index)}: ${failed.message}`
-        : `${plural(report.steps.length, 'step')}, ${plural(report.transitions.length, 'transition')}, ${report.wallMs} ms`}
+        : (report.notChecked ??
+          `${plural(report.steps.length, 'step')}, ${plural(report.transitions.length, 'transition')}, ${report.wallMs} ms`)}
       {report.restored && `. After the run: ${restoredText(report.restored)}.`}
     </div>
   );
