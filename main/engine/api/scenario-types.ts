@@ -129,6 +129,12 @@ export const CALL_STEP_TYPES = ['command', 'action', 'trigger', 'faultTrigger', 
 /** The most answers a step's `afterAnswers` may name. */
 export const MAX_AFTER_ANSWERS = 10_000;
 
+/**
+ * A scenario holds at most this many steps, a saved one and a bundle's alike: a span of more keeps
+ * its first (a replay begins where the span began) and checks no transitions, with a note.
+ */
+export const MAX_SCENARIO_STEPS = 1_000;
+
 export type CallStep = Extract<ScenarioStep, { type: (typeof CALL_STEP_TYPES)[number] }>;
 
 export const isCallStep = (step: ScenarioStep | undefined): step is CallStep =>

@@ -12,6 +12,7 @@ import { journaledSessionOrigin } from './control-steps.js';
 import { playerRequestMet } from './divergence.js';
 import { unfilledVariables } from '../api/scenario-variables.js';
 import { uncheckedScenario } from '../api/scenario-checks.js';
+import { MAX_SCENARIO_STEPS } from '../api/scenario-types.js';
 
 const T0 = 1_000_000;
 const storm: FaultRule = {
@@ -590,6 +591,21 @@ describe('a scenario built from the journal', () => {
     });
     expect(steps.some((s) => s.type === 'expect')).toBe(false);
     expect(notes).toContainEqual(expect.stringContaining('drew 2 times before the span'));
+  });
+
+  it('keeps the first steps of a span past a scenario\u2019s size, where a replay must begin, and says how to narrow it', () => {
+    const calls = Array.from({ length: MAX_SCENARIO_STEPS }, (_, i) => act(i + 1, i % 2 ? 'pause' : 'resume'));
+    const loaded = [t('player-kitchen', T0 + 100, 'load-begins', 'IDLE', 'command', 'BUFFERING')];
+    const { steps, notes } = build(calls, loaded, { to: T0 + 1_000 * (MAX_SCENARIO_STEPS + 1) });
+    expect(steps).toHaveLength(MAX_SCENARIO_STEPS);
+    // The first call of the span is kept; no expectation is left.
+    expect(steps.find((s) => s.type === 'action')).toMatchObject({ action: 'resume' });
+    expect(steps.some((s) => s.type === 'expect')).toBe(false);
+    expect(notes).toContainEqual(
+      expect.stringMatching(
+        /^the span makes \d+ steps; a scenario holds 1000: .* \(export a narrower span: a lower `limit` begins it later/,
+      ),
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import type { PlayerAction, PlayerMachineState, PlayerTransition } from '../api/
 import {
   isCallStep,
   MAX_AFTER_ANSWERS,
+  MAX_SCENARIO_STEPS,
   QUEUE_EDIT_COMMANDS,
   type QueueEditCommand,
   type ScenarioStep,
@@ -34,9 +35,6 @@ import { Divergence, type ControlAnswered, type PlayerRequestMet } from './diver
 import { Notes } from './notes.js';
 import { beginsWithItsLoad, expectedRequestLine, type RequestLineSource } from '../api/request-line.js';
 import { CHECKING_STEP_TYPES, isJudgedCall, unjudged, whyNotJudged } from '../api/scenario-checks.js';
-
-/** A saved scenario holds at most this many steps (`scenarios.save`). */
-export const MAX_SCENARIO_STEPS = 1_000;
 
 export interface JournalScenarioInput extends Omit<ControlStepDeps, 'note' | 'queues' | 'busyAtStart'> {
   queues: readonly (QueueRef & { itemIds: Set<string> })[];
@@ -305,7 +303,7 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
   if (steps.length + expectations.length > MAX_SCENARIO_STEPS) {
     if (steps.length > MAX_SCENARIO_STEPS) {
       notes.add(
-        `the span makes ${steps.length} steps; a scenario holds ${MAX_SCENARIO_STEPS}: the rest were left out, and the player transitions are not checked (export a narrower span)`,
+        `the span makes ${steps.length} steps; a scenario holds ${MAX_SCENARIO_STEPS}: the rest were left out, and the player transitions are not checked (export a narrower span: a lower \`limit\` begins it later)`,
       );
       steps.length = MAX_SCENARIO_STEPS;
     } else

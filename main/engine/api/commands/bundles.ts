@@ -12,6 +12,7 @@ import { TRAFFIC_EXPORT_MAX } from '../traffic-types.js';
 import { FaultRuleInputSchema, TrafficFilterSchema } from './faults.js';
 import { ContainerInput, PlaybackPoliciesInput, ReportsInput, TrackInput } from './queues.js';
 import { ScenarioStepSchema } from './scenarios.js';
+import { MAX_SCENARIO_STEPS } from '../scenario-types.js';
 
 export const BUNDLE_QUEUE_REF_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,39}$';
 
@@ -49,7 +50,7 @@ export const ReproBundleSchema = Type.Object({
   scenario: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 200 }),
     description: Type.Optional(Type.String({ maxLength: 2_000 })),
-    steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: 1_000 }),
+    steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: MAX_SCENARIO_STEPS }),
   }),
   notes: Type.Optional(Type.Array(Type.String({ maxLength: 2_000 }), { maxItems: 1_000 })),
   // Carried for people and HAR tools; an import does not replay it.

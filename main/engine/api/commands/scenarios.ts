@@ -3,6 +3,7 @@ import Type, { type Static } from 'typebox';
 import { command } from '../command.js';
 import {
   MAX_AFTER_ANSWERS,
+  MAX_SCENARIO_STEPS,
   type QueueEditCommand,
   type Scenario,
   type ScenarioReport,
@@ -161,7 +162,7 @@ export const scenarioCommands = {
       id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,80}$' })),
       name: Type.String({ minLength: 1, maxLength: 200 }),
       description: Type.Optional(Type.String({ maxLength: 2_000 })),
-      steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: 1_000 }),
+      steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: MAX_SCENARIO_STEPS }),
     }),
     http: { method: 'POST', path: '/scenarios' },
   }),
