@@ -12,6 +12,7 @@
 import {
   BUNDLE_FORMAT,
   BUNDLE_VERSION,
+  MAX_ITEMS_IN_BUNDLE_QUEUE,
   type BundleExportInput,
   type BundleQueue,
   type ReproBundle,
@@ -21,7 +22,6 @@ import type { FaultRule } from '../api/fault-types.js';
 import { QUEUE_EDIT_COMMANDS } from '../api/scenario-types.js';
 import { TRAFFIC_EXPORT_MAX, type TrafficFilter, type TrafficSummary } from '../api/traffic-types.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { MAX_ITEMS_IN_QUEUE_READ } from '../cloud-queue/commands.js';
 import { JOURNAL_CAPACITY } from '../journal/journal.js';
 import type { JournalEntry, QueueSnapshot } from '../journal/types.js';
 import { exportHar, HAR_EXPORT_MAX_BYTES } from '../traffic/har-export.js';
@@ -128,12 +128,12 @@ export async function exportBundle(deps: BundleDeps, input: BundleExportInput): 
       `the span called queues that are not on this console (${shown}${missing.length > 10 ? `, and ${missing.length - 10} more` : ''}): not in the bundle`,
     );
   }
-  const tooLong = wanted.filter((id) => (deps.queues.head(id)?.itemCount ?? 0) > MAX_ITEMS_IN_QUEUE_READ);
+  const tooLong = wanted.filter((id) => (deps.queues.head(id)?.itemCount ?? 0) > MAX_ITEMS_IN_BUNDLE_QUEUE);
   if (tooLong.length) {
     throw new EngineError(
       'invalid_input',
-      `a bundle carries queues of up to ${MAX_ITEMS_IN_QUEUE_READ.toLocaleString('en-US')} items, and ${tooLong.join(', ')} ${tooLong.length === 1 ? 'has' : 'have'} more: export the traffic of another queue, or name the queues to carry with queueIds`,
-      { queueIds: tooLong, maxItems: MAX_ITEMS_IN_QUEUE_READ },
+      `a bundle carries queues of up to ${MAX_ITEMS_IN_BUNDLE_QUEUE.toLocaleString('en-US')} items, and ${tooLong.join(', ')} ${tooLong.length === 1 ? 'has' : 'have'} more: export the traffic of another queue, or leave ${tooLong.length === 1 ? 'it' : 'them'} out by naming the queues to carry with queueIds (a load of a queue left out is replayed, and fails, on a queue of none)`,
+      { queueIds: tooLong, maxItems: MAX_ITEMS_IN_BUNDLE_QUEUE },
     );
   }
   const queues: BundleQueue[] = wanted
