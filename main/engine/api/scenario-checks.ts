@@ -3,8 +3,8 @@
  * clock, fault and queue steps (or expectations that name nothing) would PASS whatever happened:
  * a verdict a user, or CI, would trust. Such a file is refused before it runs, by `run FILE` (exit
  * 2) and by `scenarios.run` (400), never run to a PASS that says nothing. A bundle exported from a
- * span that holds no player's start (the traffic cleared first, a filter that keeps only control
- * calls) is one; its notes say why.
+ * span that holds no player's start (a `limit` of the console's own admin calls, a filter that
+ * keeps only control calls) is one; its notes say why.
  */
 import { isRequestLine } from './request-line.js';
 import type { ScenarioStep } from './scenario-types.js';

@@ -645,6 +645,17 @@ describe("an expectation's requests", () => {
     expect(built.notes).toContainEqual(expect.stringContaining('no longer holds its first requests of the span'));
   });
 
+  it('checks none when the log holds none of a player an answer moved (the log cleared), and says so (outsider F7)', () => {
+    const answered = [...loaded, t('player-kitchen', T0 + 300, 'load-answered-plays', 'BUFFERING', 'response')];
+    const cleared = build([], answered, { requests: [] });
+    expect(expectOf(cleared)?.requests).toBeUndefined();
+    expect(cleared.notes).toContainEqual(
+      'player-kitchen: the traffic log holds none of its requests of the span (cleared, or capture off): which of them failed or were retried is not checked',
+    );
+    // No answer moved it (its load is still waiting): no request of its was due in the log.
+    expect(build([], loaded, { requests: [] }).notes).not.toContainEqual(expect.stringContaining('holds none'));
+  });
+
   it('lists the first 200 of a storm’s thousands, and says so', () => {
     const storm503 = Array.from({ length: 250 }, (_, i) => request(T0 + 200 + i, 'timePlayed', 503, i % 4));
     const built = build([], loaded, { requests: [request(T0 + 100, 'context', 200), ...storm503] });

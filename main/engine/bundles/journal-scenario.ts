@@ -603,8 +603,22 @@ function busyAtStart(input: JournalScenarioInput, states: ReadonlyMap<string, st
  * them. When the log no longer holds the span's start (`beginsWithItsLoad`), what it holds is
  * not checked (a note says so) rather than checked as if it were all.
  */
-function requestsOf(input: JournalScenarioInput, playerId: string, until: number, notes: Notes): string[] {
+function requestsOf(
+  input: JournalScenarioInput,
+  playerId: string,
+  until: number,
+  notes: Notes,
+  /** Whether an answer caused one of its transitions of the span: then it made requests. */
+  answered: boolean,
+): string[] {
   const mine = (input.requests ?? []).filter((r) => r.playerId === playerId && r.at < until);
+  // None at all of a player that was answered: the log was cleared (or capture was off), not a span without failures.
+  if (mine.length === 0 && answered) {
+    notes.add(
+      `${playerId}: the traffic log holds none of its requests of the span (cleared, or capture off): which of them failed or were retried is not checked`,
+    );
+    return [];
+  }
   if (!beginsWithItsLoad(mine)) {
     notes.add(
       `${playerId}: the traffic log no longer holds its first requests of the span: which of them failed or were retried is not checked`,
@@ -667,7 +681,8 @@ function expectationsOf(input: JournalScenarioInput, cuts: readonly Cut[], notes
       playerId,
       transitions: kept.map((t) => t.transition),
     };
-    const requests = requestsOf(input, playerId, first?.at ?? Infinity, notes);
+    const answered = kept.some((t) => t.cause === 'response');
+    const requests = requestsOf(input, playerId, first?.at ?? Infinity, notes, answered);
     if (requests.length) step.requests = requests;
     // Where it ended, when the replay has all of it: a replay that went through the same rows but
     // ended elsewhere (another item, another state) did not reproduce the span.
