@@ -4,7 +4,12 @@
  * then the player's exchanges around it. Paths, reasons and rule labels came from servers and
  * files: every control character is replaced before it reaches a terminal or an XML report.
  */
-import type { ExpectationExplanation, ExplainedExchange, ExplanationRow } from '../engine/api/expectation-types.js';
+import type {
+  EndSubject,
+  ExpectationExplanation,
+  ExplainedExchange,
+  ExplanationRow,
+} from '../engine/api/expectation-types.js';
 import { engineSpan, plain } from './steps.js';
 
 const MARK: Record<ExplanationRow['mark'], string> = { same: ' ', 'passed-over': '~', differs: '≠' };
@@ -43,10 +48,21 @@ export function explanationLines(explanation: ExpectationExplanation, startedAt:
   }
   if (explanation.omitted.after)
     lines.push(`  … ${explanation.omitted.after} more ${rows_(explanation.omitted.after)}`);
+  const subject = explanation.subject;
+  if (subject && !rows.length) lines.push(`  ${NOTHING}: no transition since its previous check`);
   if (rows.some((row) => row.mark === 'passed-over'))
-    lines.push('  (~: a transition between two expected ones, which an expectation lets pass)');
+    lines.push(
+      subject
+        ? '  (~: a transition the expectation does not list, which it lets pass)'
+        : '  (~: a transition between two expected ones, which an expectation lets pass)',
+    );
+  if (subject) lines.push(`  (the transitions were met: the check failed on ${SUBJECT[subject]})`);
 
-  lines.push(`exchanges of ${plain(explanation.playerId)} around the first difference (>: the one it hangs on):`);
+  lines.push(
+    subject
+      ? `exchanges of ${plain(explanation.playerId)} up to the check (>: ${endMark(explanation, subject)}):`
+      : `exchanges of ${plain(explanation.playerId)} around the first difference (>: the one it hangs on):`,
+  );
   if (!explanation.exchanges.length) {
     lines.push(`  none: ${plain(explanation.exchangesNote ?? 'no requests in this span')}`);
     return lines;
@@ -63,6 +79,22 @@ export function explanationLines(explanation: ExpectationExplanation, startedAt:
 }
 
 const rows_ = (n: number) => (n === 1 ? 'row' : 'rows');
+
+/** What the `>` of a check of where a player ended, or of its requests, marks. */
+function endMark(explanation: ExpectationExplanation, subject: EndSubject): string {
+  if (subject === 'requests') return 'the first that failed';
+  const last = explanation.rows.at(-1)?.actual?.transition;
+  const anchor = explanation.exchanges.find((exchange) => exchange.anchor);
+  return last !== undefined && anchor?.caused.includes(last)
+    ? `the answer its ${subject} came from`
+    : `the last before the check: no answer made its last transition`;
+}
+
+const SUBJECT: Record<EndSubject, string> = {
+  state: 'where it ended, its state',
+  item: 'where it ended, its item',
+  requests: 'the requests it made',
+};
 
 /** Time, request, reason, what came of it, the rule that acted, what it caused. */
 function exchangeCells(exchange: ExplainedExchange, time: (at: number) => string): string[] {

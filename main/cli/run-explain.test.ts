@@ -167,6 +167,47 @@ describe('a failing run explains itself', () => {
     expect(failure).toMatch(/reason=load +200 +no rule +→ load-answered-plays/);
   });
 
+  it('explains a wrong end by what the player went through and the exchanges its state came after (outsider F6)', async () => {
+    const changed = structuredClone(bundle);
+    const step = changed.scenario.steps.findLast((s) => s.type === 'expect');
+    if (step?.type !== 'expect' || !step.state) throw new Error('the exported scenario checks no end state');
+    const actual = step.state;
+    step.state = actual === 'PAUSED' ? 'PLAYING' : 'PAUSED';
+    const { code, stdout, report, failure } = await run('end', changed);
+    expect(code, stdout).toBe(1);
+    const block = blockAfterFail(stdout);
+    expect(block).toContain('  (the transitions were met: the check failed on where it ended, its state)');
+    expect(block).toContainEqual(
+      expect.stringMatching(
+        /^exchanges of player-[\w-]+ up to the check \(>: the (answer its state came from|last before the check: no answer made its last transition)\):$/,
+      ),
+    );
+    const explanation = report.steps.at(-1)?.explanation;
+    expect(explanation).toMatchObject({ subject: 'state', firstDifference: step.transitions?.length ?? 0 });
+    // Every row met or let pass, the last the transition that left it in the state it is in.
+    expect(explanation!.rows.every((row) => row.mark !== 'differs')).toBe(true);
+    expect(explanation!.rows.at(-1)?.actual?.to).toBe(actual);
+    expect(explanation!.exchanges.filter((e) => e.anchor)).toHaveLength(1);
+    expect(failure).toMatch(/the check failed on where it ended, its state/);
+  });
+
+  it('explains unmet requests by the exchanges up to the check, the first that failed marked (outsider F6)', async () => {
+    // A 500 storm where the source saw a 503 one: the same transitions, other requests.
+    const { code, stdout, report } = await run(
+      'requests',
+      withRule((rule) => ({ ...rule, action: { type: 'status', status: 500 } })),
+    );
+    expect(code, stdout).toBe(1);
+    const explanation = report.steps.find((s) => s.status === 'failed')?.explanation;
+    expect(explanation?.subject, stdout).toBe('requests');
+    expect(explanation!.exchanges.find((e) => e.anchor)).toMatchObject({ status: 500 });
+    expect(blockAfterFail(stdout)).toContainEqual(
+      expect.stringMatching(
+        /^> \+\d\d:\d\d:\d\d\.\d{3} {2}POST \/queues\/[\w-]+\/v2\.3\/timePlayed +no reason +500 +rule "503 storm"/,
+      ),
+    );
+  });
+
   it('replaces the control characters of a rule label in the terminal and keeps the JUnit report well-formed', async () => {
     const { code, stdout, xml, report, failure } = await run(
       'escapes',

@@ -1,8 +1,9 @@
 /**
  * Why an `expect` step's transitions were not met, told so that a person sees it at once: the
  * expected and the actual transitions side by side from a little before the first difference, and
- * the player's exchanges around it with the fault rule that acted on each. Pure types, shared
- * with the renderer.
+ * the player's exchanges around it with the fault rule that acted on each; or, when they were met
+ * and its end or requests were not (`subject`), what it went through and the exchanges before the
+ * check. Pure types, shared with the renderer.
  */
 import type { FaultHit } from './fault-types.js';
 import type { PlayerMachineState } from './player-types.js';
@@ -72,4 +73,13 @@ export interface ExpectationExplanation {
   exchangesOmitted: { before: number; after: number };
   /** Why no exchanges are shown, when none are. */
   exchangesNote?: string;
+  /**
+   * Set when the transitions were met (or none were expected) and the check failed on this
+   * instead: where the player ended (its state or item), or the requests it made. The rows are
+   * then every transition since the previous check, and the exchanges lead up to the check.
+   */
+  subject?: EndSubject;
 }
+
+/** What a check whose transitions were met failed on. */
+export type EndSubject = 'state' | 'item' | 'requests';

@@ -9,7 +9,13 @@ import type { PlayerTransition } from '../api/player-types.js';
 import { openStore } from '../store/store.js';
 import { testTrafficEntry } from '../testing/traffic.js';
 import { TrafficLog, TrafficLogFile } from '../traffic/log/index.js';
-import { alignTransitions, explainExpectation, playerExchangeReader, type ExchangeReader } from './explain.js';
+import {
+  alignTransitions,
+  explainEnd,
+  explainExpectation,
+  playerExchangeReader,
+  type ExchangeReader,
+} from './explain.js';
 
 let seq = 0;
 function transition(name: string, at = 0, requestId: string | null = null): PlayerTransition {
@@ -199,6 +205,53 @@ describe('explainExpectation', () => {
       exchanges: [],
       exchangesNote: expect.stringMatching(/made no requests/),
     });
+  });
+});
+
+describe('explainEnd', () => {
+  const span = Array.from({ length: 12 }, (_, i) =>
+    exchange({
+      trafficId: i,
+      at: i * 10_000,
+      ...(i === 3 ? { status: 503 } : {}),
+      ...(i === 6 ? { requestId: 'r-window' } : {}),
+    }),
+  );
+  const read = vi.fn<ExchangeReader>(() => ({ exchanges: span }));
+  const input = { playerId: 'player-kitchen', checkedAt: 200_000, spanStart: 500, read };
+
+  it('shows every transition since the previous check, met or let pass, and the answer the last one came from', () => {
+    const actual = [
+      transition('load-begins', 1_000),
+      transition('audio-ready', 2_000),
+      transition('skip-next', 60_000, 'r-window'),
+    ];
+    const explanation = explainEnd({ ...input, expected: ['load-begins', 'skip-next'], actual, subject: 'state' });
+    expect(read).toHaveBeenLastCalledWith('player-kitchen', 500);
+    expect(explanation.rows.map((row) => [row.expected, row.actual?.transition, row.mark])).toEqual([
+      ['load-begins', 'load-begins', 'same'],
+      [null, 'audio-ready', 'passed-over'],
+      ['skip-next', 'skip-next', 'same'],
+    ]);
+    expect(explanation).toMatchObject({ subject: 'state', firstDifference: 2, at: 60_000 });
+    expect(explanation.exchanges.find((e) => e.anchor)).toMatchObject({ trafficId: 6, caused: ['skip-next'] });
+  });
+
+  it('marks the last exchange before the check when no answer made the last transition, and the first failed for requests', () => {
+    const actual = [transition('pause', 150_000)];
+    const end = explainEnd({ ...input, expected: [], actual, subject: 'item' });
+    expect(end.exchanges.find((e) => e.anchor)?.trafficId).toBe(11);
+    expect(end.exchangesOmitted).toEqual({ before: 6, after: 0 });
+    const requests = explainEnd({ ...input, expected: [], actual, subject: 'requests' });
+    expect(requests.exchanges.find((e) => e.anchor)).toMatchObject({ trafficId: 3, status: 503 });
+  });
+
+  it('keeps the newest rows of a long span, saying how many were left out', () => {
+    const actual = Array.from({ length: 20 }, (_, i) => transition(`row-${i}`, i));
+    const explanation = explainEnd({ ...input, expected: [], actual, subject: 'state' });
+    expect(explanation.rows).toHaveLength(8);
+    expect(explanation.rows[0]?.actual?.transition).toBe('row-12');
+    expect(explanation.omitted).toEqual({ before: 12, after: 0 });
   });
 });
 

@@ -1,13 +1,15 @@
 /**
  * Explains an `expect` step whose transitions were not met: the expected and the actual sequences
  * side by side from a little before the first difference, and the player's exchanges around it
- * with the fault rule that acted on each. A failed run must say what happened instead, not only
+ * with the fault rule that acted on each. One whose transitions were met but whose end (state,
+ * item) or requests were not is explained by what it went through and the exchanges before it. A failed run must say what happened instead, not only
  * what did not; otherwise the reader replays the run by hand to find out.
  *
  * The alignment mirrors the runner's check: the expected rows in order, other rows allowed
  * between them. Everything here is pure but `playerExchangeReader`, which reads the traffic log.
  */
 import type {
+  EndSubject,
   ExpectationExplanation,
   ExplainedExchange,
   ExplainedTransition,
@@ -159,25 +161,99 @@ export interface ExplainInput {
 
 /** The explanation of a failed check of transitions; null when they were met. */
 export function explainExpectation(input: ExplainInput): ExpectationExplanation | null {
-  const actual = input.actual.map(({ seq, transition, at, from, to, requestId }) => ({
-    seq,
-    transition,
-    at,
-    from,
-    to,
-    requestId,
-  }));
+  const actual = explained(input.actual);
   const alignment = alignTransitions(input.expected, actual);
   if (!alignment) return null;
   const { rows, firstRow, firstDifference, lastMet, differing } = alignment;
   const shownFrom = Math.max(0, firstRow - ROWS_BEFORE);
   const shownTo = Math.min(rows.length, firstRow + ROWS_FROM);
+  const around = exchangesAround(
+    input,
+    actual,
+    lastMet?.at ?? input.spanStart,
+    'since the last transition met',
+    (span) => anchorOf(span, differing, input.checkedAt),
+  );
+  return {
+    playerId: input.playerId,
+    firstDifference,
+    at: differing?.at ?? around.anchorAt ?? input.checkedAt,
+    checkedAt: input.checkedAt,
+    rows: rows.slice(shownFrom, shownTo),
+    omitted: { before: shownFrom, after: rows.length - shownTo },
+    ...around.shown,
+  };
+}
 
+/**
+ * The explanation of a check whose transitions were met (or that expected none) but that failed on
+ * where the player ended, or on its requests: every transition since the previous check, the
+ * listed ones met and the rest let pass, and the exchanges leading up to the check, with the one
+ * its end came from (`endAnchor`) or, for its requests, the first that failed marked. A FAIL that says only "state is PLAYING, expected PAUSED" leaves the reader
+ * to find why by hand.
+ */
+export function explainEnd(input: ExplainInput & { subject: EndSubject }): ExpectationExplanation {
+  const actual = explained(input.actual);
+  // The runner's own check: each listed transition met at its first chance, in order.
+  let next = 0;
+  const rows = actual.map((t): ExplanationRow =>
+    input.expected[next] === t.transition
+      ? { expected: input.expected[next++]!, actual: t, mark: 'same' }
+      : { expected: null, actual: t, mark: 'passed-over' },
+  );
+  const shownFrom = Math.max(0, rows.length - ROWS_FROM);
+  const last = actual.at(-1) ?? null;
+  const around = exchangesAround(input, actual, input.spanStart, 'since its previous check', (span) =>
+    input.subject === 'requests' ? span.findIndex(failedExchange) : endAnchor(span, last, input.checkedAt),
+  );
+  return {
+    playerId: input.playerId,
+    firstDifference: input.expected.length,
+    at: around.anchorAt ?? last?.at ?? input.checkedAt,
+    checkedAt: input.checkedAt,
+    rows: rows.slice(shownFrom),
+    omitted: { before: shownFrom, after: 0 },
+    ...around.shown,
+    subject: input.subject,
+  };
+}
+
+/**
+ * Where a player ended hangs on the answer that caused its last transition; when no answer did (a
+ * button, a command), on the last exchange before the check: the newest are the ones to read.
+ */
+function endAnchor(
+  span: readonly Omit<ExplainedExchange, 'caused'>[],
+  last: ExplainedTransition | null,
+  checkedAt: number,
+): number {
+  const byRequest = last?.requestId ? span.findIndex((e) => e.requestId === last.requestId) : -1;
+  return byRequest !== -1 ? byRequest : span.findLastIndex((e) => e.at <= checkedAt);
+}
+
+const explained = (transitions: readonly PlayerTransition[]): ExplainedTransition[] =>
+  transitions.map(({ seq, transition, at, from, to, requestId }) => ({ seq, transition, at, from, to, requestId }));
+
+/**
+ * The player's exchanges from `fromAt` on, a few before and after the one `anchorIn` picks (the
+ * first few when it picks none), each with the transitions of `actual` its answer caused.
+ */
+function exchangesAround(
+  input: Pick<ExplainInput, 'playerId' | 'read'>,
+  actual: readonly ExplainedTransition[],
+  fromAt: number,
+  /** Said when it made none: "since …". */
+  since: string,
+  anchorIn: (span: readonly Omit<ExplainedExchange, 'caused' | 'anchor'>[]) => number,
+): {
+  shown: Pick<ExpectationExplanation, 'exchanges' | 'exchangesOmitted' | 'exchangesNote'>;
+  anchorAt: number | undefined;
+} {
   const read = input.read
-    ? input.read(input.playerId, lastMet?.at ?? input.spanStart)
+    ? input.read(input.playerId, fromAt)
     : { exchanges: [], note: 'no traffic log to read the exchanges from' };
   const span = read.exchanges;
-  const anchor = anchorOf(span, differing, input.checkedAt);
+  const anchor = anchorIn(span);
   const from = anchor === -1 ? 0 : Math.max(0, anchor - EXCHANGES_BEFORE);
   const to =
     anchor === -1
@@ -191,20 +267,14 @@ export function explainExpectation(input: ExplainInput): ExpectationExplanation 
     caused: (exchange.requestId && causedBy.get(exchange.requestId)) || [],
     ...(from + i === anchor ? { anchor: true as const } : {}),
   }));
-  const note = exchanges.length
-    ? undefined
-    : (read.note ?? `${input.playerId} made no requests since the last transition met`);
-
+  const note = exchanges.length ? undefined : (read.note ?? `${input.playerId} made no requests ${since}`);
   return {
-    playerId: input.playerId,
-    firstDifference,
-    at: differing?.at ?? span[anchor]?.at ?? input.checkedAt,
-    checkedAt: input.checkedAt,
-    rows: rows.slice(shownFrom, shownTo),
-    omitted: { before: shownFrom, after: rows.length - shownTo },
-    exchanges,
-    exchangesOmitted: { before: from, after: span.length - to },
-    ...(note === undefined ? {} : { exchangesNote: note }),
+    shown: {
+      exchanges,
+      exchangesOmitted: { before: from, after: span.length - to },
+      ...(note === undefined ? {} : { exchangesNote: note }),
+    },
+    anchorAt: span[anchor]?.at,
   };
 }
 

@@ -20,7 +20,7 @@
 import { messageOf } from '../api/errors.js';
 import type { PlayerTransition } from '../api/player-types.js';
 import type { FaultRule } from '../api/fault-types.js';
-import type { ExpectationExplanation } from '../api/expectation-types.js';
+import type { EndSubject, ExpectationExplanation } from '../api/expectation-types.js';
 import { beginsWithItsLoad, expectedRequestLine, requestLines, unmetRequestLine } from '../api/request-line.js';
 import type { Scenario, ScenarioReport, ScenarioStep, ScenarioStepResult } from '../api/scenario-types.js';
 import type { ServiceUrls } from '../api/types.js';
@@ -30,7 +30,7 @@ import type { FaultRegistry } from '../faults/registry.js';
 import type { ControlCaller } from '../player/commands.js';
 import type { PlayerRegistry } from '../player/registry.js';
 import { isJournalStep, ruleVar, runJournalStep } from './journal-steps.js';
-import { explainExpectation, type ExchangeReader } from './explain.js';
+import { explainEnd, explainExpectation, type ExchangeReader } from './explain.js';
 import { VARIABLE } from '../api/scenario-variables.js';
 import { isJudgedCall, whyNotJudged } from '../api/scenario-checks.js';
 import { isCallStep } from '../api/scenario-types.js';
@@ -565,16 +565,23 @@ async function runStep(
       const mine = seen.filter((t) => t.playerId === player.id && t.seq > since);
       checkedUpTo.set(player.id, mine.at(-1)?.seq ?? since);
       const problems: string[] = [];
+      // What failed first, when not the transitions: what the explanation leads up to.
+      let subject: EndSubject | undefined;
       if (step.state !== undefined) {
         // A wire state is checked against what the control API reports; a machine state against the machine.
         const now = step.state.startsWith('PLAYBACK_STATE_') ? player.status().playbackState : player.machineState;
-        if (now !== step.state) problems.push(`state is ${now}, expected ${step.state}`);
+        if (now !== step.state) {
+          problems.push(`state is ${now}, expected ${step.state}`);
+          subject = 'state';
+        }
       }
       const itemId = player.status().itemId;
       // An item a queue edit made is named by what its step saved (a bundle's `${queue1.item-9}`).
       const expectedItem = step.itemId === undefined ? undefined : substitute(step.itemId, vars);
-      if (expectedItem !== undefined && itemId !== expectedItem)
+      if (expectedItem !== undefined && itemId !== expectedItem) {
         problems.push(`item is ${itemId ?? 'none'}, expected ${expectedItem}`);
+        subject ??= 'item';
+      }
       let explanation: ExpectationExplanation | null = null;
       // The span this check covers began at the previous check's last transition, or with the run.
       const spanStart = seen.find((t) => t.seq === since)?.at ?? found.at;
@@ -603,13 +610,26 @@ async function runStep(
       let requestsSaid = '';
       if (step.requests && problems.length === 0) {
         const met = unmetRequests(step.requests, player.id, deps, found.at, checked.requests);
-        if ('problem' in met) problems.push(met.problem);
-        else
+        if ('problem' in met) {
+          problems.push(met.problem);
+          subject = 'requests';
+        } else
           requestsSaid = met.unchecked
             ? `; requests not checked: ${met.unchecked}`
             : `; requests ${requestLines(step.requests)}`;
       }
-      if (problems.length) throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`, explanation ?? undefined);
+      if (problems.length) {
+        explanation ??= explainEnd({
+          playerId: player.id,
+          expected: step.transitions ?? [],
+          actual: mine,
+          checkedAt: deps.clock.now(),
+          spanStart,
+          subject: subject ?? 'state',
+          ...(deps.exchanges ? { read: deps.exchanges } : {}),
+        });
+        throw new StepFailure(`${step.playerId}: ${problems.join('; ')}`, explanation);
+      }
       return `${step.playerId}: ${player.machineState}${step.transitions ? `, went through ${step.transitions.join(' → ')}` : ''}${requestsSaid}`;
     }
   }
