@@ -51,20 +51,24 @@ function npm(args) {
  * installer's own setting for a folder of local prebuilds.
  */
 export function ensureInstall() {
-  if (installIsCurrent()) return;
-  if (failedForThisLock(root)) {
-    process.stderr.write(KEPT_NOTE);
-    return;
-  }
+  if (installIsCurrent() || keptAfterFailure()) return;
   const turn = takeInstallTurn();
   let done = true;
   try {
-    // Another command may have installed while this one waited.
-    if (!installIsCurrent()) done = install();
+    // Another command may have installed while this one waited, or failed to and put back the
+    // install from before: this one goes on with that too, rather than wait on the network again.
+    if (!installIsCurrent() && !keptAfterFailure()) done = install();
   } finally {
     if (turn) rmSync(turnDir, { recursive: true, force: true });
   }
   if (!done) process.exit(1);
+}
+
+/** Whether the install in place was put back after an install for this lockfile failed; says so. */
+function keptAfterFailure() {
+  if (!failedForThisLock(root)) return false;
+  process.stderr.write(KEPT_NOTE);
+  return true;
 }
 
 // Two commands started side by side on a fresh clone (`npm start` in one terminal, `npm test` in

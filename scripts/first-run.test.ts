@@ -304,6 +304,33 @@ describe('an install that fails after a lockfile change', () => {
     expect(existsSync(join(clone, ASIDE))).toBe(false);
   });
 
+  it('lets a command that waited for the failed install go on with what it put back, not try again', async () => {
+    const clone = cloneWithLocalDevDependency();
+    expect(ensureInstallIn(clone).status).toBe(0);
+    wantUnreachablePackage(clone);
+    const started = (settings: NodeJS.ProcessEnv = {}) => {
+      const child = spawn(process.execPath, ['scripts/ensure-install.mjs'], {
+        cwd: clone,
+        env: { ...userEnv(), ...settings },
+      });
+      let said = '';
+      child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      const ended = new Promise<number | null>((resolve) => child.on('close', resolve));
+      return { said: () => said, ended };
+    };
+    const first = started();
+    // The second starts once the first holds the turn and its npm ci runs.
+    while (!first.said().includes('installing dependencies')) await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = started();
+    const statuses = await Promise.all([first.ended, second.ended]);
+    expect(statuses).toEqual([0, 0]);
+    expect(first.said()).toContain('installing the dependencies failed');
+    expect(second.said()).toContain('waiting for it');
+    expect(second.said()).toContain(KEPT);
+    expect(second.said()).not.toContain('installing dependencies');
+    expect(toolInstalled(clone)).toBe(true);
+  });
+
   it('leaves a fresh clone with nothing to keep failing as before', () => {
     const clone = cloneWithLocalDevDependency();
     wantUnreachablePackage(clone);
