@@ -178,13 +178,17 @@ describe('POST /timePlayed answers (docs/contract/console.md §5)', () => {
   });
 
   it.each([
-    ['an empty object', '{}'],
-    ['JSON that is not an object', '[1,2]'],
-    ['a body that is not JSON', 'OK'],
-    ['a context the player cannot use', '{"reports":{"periodicIntervalMillis":"often"}}'],
-  ])('finds %s unreadable: a warning, never a failure', (_name, text) => {
+    ['an empty object', '{}', /^JSON that is not a context object/],
+    ['JSON that is not an object', '[1,2]', /^JSON that is not a context object/],
+    ['a body that is not JSON', 'OK', /^a body that is not JSON$/],
+    [
+      'a context the player cannot use',
+      '{"reports":{"periodicIntervalMillis":"often"}}',
+      /^a context the player cannot use \(/,
+    ],
+  ])('finds %s unreadable, saying what it is: a warning, never a failure', (_name, text, why) => {
     const checked = checkTimePlayedAnswer(200, text);
-    expect(checked.value).toEqual({ kind: 'unreadable' });
+    expect(checked.value).toEqual({ kind: 'unreadable', why: expect.stringMatching(why) });
     expect(checked.violations).toEqual([
       expect.objectContaining({
         endpoint: 'timePlayed',

@@ -362,7 +362,8 @@ export function checkVersion(body: unknown): Checked<VersionResponse> {
 export type TimePlayedAnswer =
   | { kind: 'none' }
   | { kind: 'context'; reports?: ReportSettings; playbackPolicies?: Partial<PlaybackPolicies> }
-  | { kind: 'unreadable' };
+  /** `why`: what it is instead, in a few words ("a body that is not JSON"). */
+  | { kind: 'unreadable'; why: string };
 
 /**
  * A context here is a JSON object with `reports` or `playbackPolicies` (what the player takes),
@@ -377,7 +378,7 @@ export function checkTimePlayedAnswer(status: number, text: string): Checked<Tim
       'answer',
       `status ${status} with ${why}: the player sends no more update reports for the rest of this track (answer 204, or 200 with an empty body or a context)`,
     );
-    return { value: { kind: 'unreadable' }, violations: f.violations };
+    return { value: { kind: 'unreadable', why }, violations: f.violations };
   };
   let body: unknown;
   try {

@@ -5,17 +5,15 @@
  * versions of the real service answer (docs/contract/console.md §5); 200 with other JSON is a
  * warning, because the player stops sending `update` reports for that track.
  */
-import { isObject } from '../../api/is-object.js';
 import { randomUUID } from 'node:crypto';
+import { isObject } from '../../api/is-object.js';
+import { checkTimePlayedAnswer } from '../../player/contract-check.js';
 import { reportForVersion, reportVersionOf } from '../../player/report-version.js';
 import type { PlaybackReport } from '../../player/wire.js';
 import { fail, pass, skip, warn, type CaseContext, type ConformanceCase, type Verdict } from '../case.js';
 import { idOf } from '../facts.js';
 import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, quote, requestLine } from '../server.js';
-
-// What the player takes from a 200 to a report (as it reads a context): nothing else makes one.
-const CONTEXT_FIELDS = ['reports', 'playbackPolicies'];
 
 export const updateReport: ConformanceCase = {
   id: 'time-played.update',
@@ -55,15 +53,21 @@ async function report({ server, facts }: CaseContext, type: PlaybackReport['type
     return pass(
       `${asked}: ${answer.status}${answer.status === 204 ? '' : ' with an empty body (204 is usual; 200 is fine)'}`,
     );
-  if (isObject(answer.json) && CONTEXT_FIELDS.some((field) => field in (answer.json as object)))
-    return pass(`${asked}: ${answer.status} with a context, as later versions of the service answer`);
+  // Read as the player reads it: a case that passed what the play-through warned of disagreed
+  // with it (an outsider's context with sendUpdateAfterMillis -5).
+  const { value: heard, violations } = checkTimePlayedAnswer(answer.status ?? 200, answer.text);
+  if (heard?.kind === 'context') {
+    const later = `${asked}: ${answer.status} with a context, as later versions of the service answer`;
+    return violations.length ? warn(`${later}; ${violations.map((v) => v.message).join('; ')}`) : pass(later);
+  }
   // After a final report there is no update left to stop: said so of an update only (audit Z5).
   const then =
     type === 'update'
       ? 'sends no more update reports for that track'
       : 'notes it (a final report is the track\u2019s last, so nothing more is lost)';
+  const why = heard?.kind === 'unreadable' ? heard.why : 'an answer it cannot read';
   return warn(
-    `${asked}: ${answer.status} with ${quote(answer.text)}, neither empty nor a context (one with reports or playbackPolicies): the player takes it as a malformed answer and ${then}`,
+    `${asked}: ${answer.status} with ${quote(answer.text)}, ${why}: the player takes it as a malformed answer and ${then} (answer 204, or 200 with an empty body or a context with reports or playbackPolicies)`,
   );
 }
 
