@@ -106,11 +106,12 @@ describe('the suite against a server right in every way', () => {
     const ids = new Set(caseInfos().map(({ id }) => id));
     expect(server!.cases.filter((caseId) => caseId === undefined || !ids.has(caseId))).toEqual([]);
     expect(server!.cases.filter((caseId) => caseId === 'play-through').length).toBeGreaterThan(30);
-    // Its own Authorization once, then a made-up token on each of the four calls (a window with each
-    // of the ten reasons, those but load with the queueVersion, and skipToItem without it too; an
-    // update and a final report), and none on the same.
+    // Its own Authorization on /context and /version, then a made-up token on each of the four
+    // calls (a window with each of the ten reasons, those but load with the queueVersion, skipToItem
+    // without it too, and around an item no queue has; an update and a final report), and none on
+    // the same.
     expect(server!.cases.filter((caseId) => caseId === 'auth.wrong-token')).toHaveLength(
-      1 + (1 + 10 + 1 + 1 + 2) + (1 + 10 + 1 + 1 + 2),
+      2 + (1 + 10 + 1 + 1 + 1 + 2) + (1 + 10 + 1 + 1 + 1 + 2),
     );
   });
 
@@ -943,8 +944,9 @@ describe('fault rules with target player', () => {
         status: 500,
         fault: { ruleId: rule.id },
       });
-      // The faulted request never reached the server: only the wrong-token case's two /version did.
-      expect(server!.requests.filter((endpoint) => endpoint === 'version')).toHaveLength(2);
+      // The faulted request never reached the server: only the wrong-token case's three /version
+      // did (the run's own Authorization, a made-up token, none).
+      expect(server!.requests.filter((endpoint) => endpoint === 'version')).toHaveLength(3);
     } finally {
       await admin(engine, 'DELETE', `/faults/${rule.id}`);
     }
@@ -961,8 +963,8 @@ describe('fault rules with target player', () => {
     try {
       const { run } = await check({});
       expect(failed(run)).toEqual(['version']);
-      // Not asked again: the faulted request never reached the server, the wrong-token case's two did.
-      expect(server!.requests.filter((endpoint) => endpoint === 'version')).toHaveLength(2);
+      // Not asked again: the faulted request never reached the server, the wrong-token case's three did.
+      expect(server!.requests.filter((endpoint) => endpoint === 'version')).toHaveLength(3);
     } finally {
       await admin(engine, 'DELETE', `/faults/${rule.id}`);
     }

@@ -34,10 +34,17 @@ export class MadeUp {
     this.recalled = byKind;
   }
 
+  /** One value of each kind a run: the cases that make one send the same, which a replay recalls as one. */
   make(kind: MadeUpKind): string {
+    const made = this.recalled.get(kind) ?? this.made.get(kind);
+    if (made !== undefined) return made;
     const { bytes, encoding } = KINDS[kind];
-    return this.recalled.get(kind) ?? `${PREFIX}${kind}-${randomBytes(bytes).toString(encoding)}`;
+    const value = `${PREFIX}${kind}-${randomBytes(bytes).toString(encoding)}`;
+    this.made.set(kind, value);
+    return value;
   }
+
+  private readonly made = new Map<MadeUpKind, string>();
 }
 
 function kindOf(value: string): MadeUpKind | null {

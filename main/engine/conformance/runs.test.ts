@@ -97,8 +97,8 @@ describe('conformance runs over the admin API', () => {
       id: 'auth.wrong-token',
       rule: 'docs/contract/platform.md §5.7',
       // A made-up token taken on each of the four calls: a window of each of the ten reasons (and
-      // skipToItem again without the queueVersion), two reports.
-      trafficIds: Array.from({ length: 1 + 10 + 1 + 1 + 2 }, () => expect.any(Number)),
+      // skipToItem again without the queueVersion, and around an item no queue has), two reports.
+      trafficIds: Array.from({ length: 1 + 10 + 1 + 1 + 1 + 2 }, () => expect.any(Number)),
     });
 
     const { status, body: rerun } = await admin(engine, 'POST', `/conformance/runs/${id}/rerun`, {});

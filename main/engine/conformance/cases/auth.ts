@@ -1,8 +1,9 @@
 /**
  * A wrong `Authorization` is 401 (docs/contract/platform.md §5.7: the header goes with every call):
  * a made-up token of the same scheme, and none at all, on each of the four calls a player makes:
- * `GET /itemWindow` with every reason (with an `itemId` where a player sends one), `POST
- * /timePlayed` with a valid `update` and a valid `final` report of an item of the queue. Only meaningful when the run was
+ * `GET /itemWindow` with every reason (with an `itemId` where a player sends one, and around an
+ * item no queue has), `POST /timePlayed` with a valid `update` and a valid `final` report of an
+ * item of the queue. Only meaningful when the run was
  * given credentials the server took: a server that needs none has nothing to refuse, and one that
  * refused the run's own (or did not answer it) proves nothing by refusing a wrong one, so the case
  * first asks for the context with the run's own, and goes on only once that was taken. It builds
@@ -43,6 +44,10 @@ export const wrongAuthorization: ConformanceCase = {
         `${requestLine(own)} with the run's own Authorization got ${outcomeOf(own)}: a wrong one refused proves nothing (see context)`,
         [own],
       );
+    // The same of /version: a server with no /version, or one always busy there, refuses a wrong
+    // token there as it refuses the run's own, which the `version` case fails once (outsider F8).
+    const ownVersion = await server.version();
+    const versionTaken = is2xx(ownVersion);
     const scheme = /^(\S+)\s+\S/.exec(given)?.[1] ?? 'Bearer';
     const played = playableItem(facts.firstWindow?.items ?? []);
     const firstId = facts.firstWindow?.ids?.[0] ?? null;
@@ -93,7 +98,20 @@ export const wrongAuthorization: ConformanceCase = {
               ),
             ]
           : []),
-        await server.version(as),
+        // And around an item no queue has: a server that looks the item up before the token
+        // answers 404 to anyone, telling a stranger which items exist, and a player that sent a
+        // stale token would take that 404 for its item gone and empty its queue (outsider x11).
+        await server.itemWindow(
+          {
+            reason: 'skipToItem',
+            itemId: madeUp.make('no-such-item'),
+            previousWindowSize: 0,
+            upcomingWindowSize: 1,
+            ...(version !== undefined ? { queueVersion: version } : {}),
+          },
+          as,
+        ),
+        ...(versionTaken ? [await server.version(as)] : []),
         // Both kinds of report: a final one often goes another way (it ends a track's accounting).
         ...(played
           ? await inTurn(['update', 'final'] as const, (type) =>
@@ -109,6 +127,10 @@ export const wrongAuthorization: ConformanceCase = {
         else findings.fail(`${asked}: expected 401, got ${outcomeOf(answer)}`);
       }
     }
+    if (!versionTaken)
+      findings.note(
+        `GET /version not judged: with the run's own Authorization it got ${outcomeOf(ownVersion)}, and a wrong one refused proves nothing (see version)`,
+      );
     if (!played) findings.note('POST /timePlayed not asked: no item of a first window to report on');
     if (firstId === null)
       findings.note('only the reasons sent without an itemId asked: the first window named no item');

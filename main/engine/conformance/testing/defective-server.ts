@@ -50,6 +50,10 @@ export const DEFECTS = {
   windowsWithoutAuthWhenNoneSent: 'auth.wrong-token',
   /** Takes final reports with any Authorization or none (updates still need the token). */
   finalReportsWithoutAuth: 'auth.wrong-token',
+  /** Answers a window around an itemId the queue does not have 404 before it reads the Authorization (outsider x11). */
+  unknownItemBeforeAuth: 'auth.wrong-token',
+  /** Has no /version: 404 whatever the Authorization (outsider w26: one defect, one case failed). */
+  noVersion: 'version',
   /** Tracks without mediaUrl. */
   tracksWithoutMediaUrl: 'item-window.items',
   /** includesBeginningOfQueue true on every window. */
@@ -329,6 +333,11 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
       sent !== (movedVersion ?? 'v1')
     )
       return send(response, 409, { error: { code: 409, message: `queueVersion ${sent} is stale` } });
+    if (defects.has('noVersion') && endpoint === 'version')
+      return send(response, 404, { error: { code: 404, message: 'no such route' } });
+    const unknownItem = url.searchParams.get('itemId');
+    if (defects.has('unknownItemBeforeAuth') && endpoint === 'itemWindow' && unknownItem && !ids.includes(unknownItem))
+      return send(response, 404, { error: { code: 404, message: `no item ${unknownItem}` } });
     const open =
       (defects.has('reportsWithoutAuth') && endpoint === 'timePlayed') ||
       (defects.has('contextWithoutAuth') && !authorization && (endpoint === 'context' || endpoint === 'version')) ||
