@@ -26,7 +26,7 @@ import type { LoadParams } from '../player/events.js';
 import { emptySnapshot, mergeShares, sumDeltas, type MergedShares } from './merge.js';
 import { FleetMetrics, latencyByEndpoint, newSketch, statsKey, summarize } from './metrics.js';
 import { latencyFigures } from './percentile.js';
-import { busyNote, timeNote } from './run-notes.js';
+import { burstNote, busyNote, timeNote } from './run-notes.js';
 import { ServerRuleHits } from './server-rules.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import type { Threshold, ThresholdFigures } from '../api/thresholds.js';
@@ -209,7 +209,12 @@ export class Fleet {
       finishedAt: this.finishedAt,
       options: { ...options, authorization: authorization ? 'given' : null },
       timeNote: timeNote(input.speed ?? 1, input.durationMs),
-      notes: [...this.notes, ...[busy, this.serverRuleNote()].filter((note): note is string => note !== null)],
+      notes: [
+        ...this.notes,
+        ...[busy, burstNote(input.players, input.rampMs ?? 0, input.speed ?? 1), this.serverRuleNote()].filter(
+          (note): note is string => note !== null,
+        ),
+      ],
       workers,
       elapsed: { engineMs: Math.round(this.elapsedMs), wallMs },
       players: { joined: merged.joined, byState: merged.byState },

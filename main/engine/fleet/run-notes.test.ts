@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../api/fleet-types.js';
 import type { Engine } from '../index.js';
 import { startTestEngine } from '../testing/http.js';
-import { BUSY_P99_MS, busyNote } from './run-notes.js';
+import { BURST_PER_SECOND, BUSY_P99_MS, burstNote, busyNote } from './run-notes.js';
 
 const lateness = (p99: number, max: number) => ({ count: 300, p50: 1, p90: 2, p99, max });
 
@@ -21,6 +21,21 @@ describe('busyNote', () => {
     expect(busyNote(lateness(BUSY_P99_MS, 150), 1, 1)).toMatch(
       /fired 100 ms late at p99 \(150 ms at most\).* 1 players on 1 thread were/,
     );
+  });
+});
+
+describe('burstNote', () => {
+  it('says a join faster than 100 players a real second, and the ramp that spreads it, and only then', () => {
+    expect(burstNote(200, 0, 10)).toBe(
+      "200 players joined at once: their first requests went out together, so the start's latencies hold the burst's queueing, the fleet's own (connections opened at once on this machine) as well as the server's. A ramp of 20 s or more (--ramp 20s) spreads the joins as listeners come, and measures the server alone",
+    );
+    // 1,000 over 20 s of engine time at speed 10: 2 s of real time, 500 a second.
+    expect(burstNote(1_000, 20_000, 10)).toMatch(
+      /^1,000 players joined in 2 s of real time: .* A ramp of 100 s or more \(--ramp 100s\)/,
+    );
+    expect(burstNote(BURST_PER_SECOND - 1, 0, 1)).toBeNull();
+    expect(burstNote(1_000, 10_000, 1)).toBeNull();
+    expect(burstNote(1_000, 9_000, 1)).not.toBeNull();
   });
 });
 
@@ -40,6 +55,20 @@ describe('the notes of a fleet run', () => {
     }
     expect(report.workers).toBe(1);
     expect(report.notes).toContain('--workers 8: 1 thread played, one for each of the 1 player at most');
+  });
+
+  it('say so of players that joined in a burst, and not of those a ramp spread', async () => {
+    const notesOf = async (rampMs: number) => {
+      const { id } = await engine.commands.run('fleets.start', { players: 100, durationMs: 10_000, speed: 10, rampMs });
+      let report: FleetReport;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        report = await engine.commands.run('fleets.get', { id });
+      } while (report.status === 'running');
+      return report.notes;
+    };
+    expect(await notesOf(0)).toContainEqual(expect.stringMatching(/^100 players joined at once: /));
+    expect((await notesOf(10_000)).filter((note) => note.includes('joined'))).toEqual([]);
   });
 
   it('say so of a fleet whose thread is kept from its core', async () => {
