@@ -144,6 +144,21 @@ describe('a repro bundle', () => {
     expect(Number(/of the (\d+) entries/.exec(said!)![1])).toBeGreaterThanOrEqual(total);
   });
 
+  it('leaves earlier exports out of its HAR, each a bundle of its own, and says so (outside audit)', async () => {
+    const again = await ok<ReproBundle>(source, 'POST', '/bundles/export', { name: 'again' });
+    const paths = again.har.log.entries.map((entry) => new URL(entry.request.url).pathname);
+    expect(paths).not.toContain('/admin/api/bundles/export');
+    // The admin API's other calls stay: they are what happened.
+    expect(paths).toContain(`/admin/api/players/${PLAYER}/actions`);
+    expect(again.notes).toContainEqual(
+      expect.stringMatching(
+        /^the HAR leaves out \d+ earlier exports? of a bundle \(POST \/admin\/api\/bundles\/export\)/,
+      ),
+    );
+    // No larger than the first for holding it: the first export's answer alone is tens of KB.
+    expect(JSON.stringify(again.har).length).toBeLessThan(JSON.stringify(bundle.har).length + 20_000);
+  });
+
   it('derives a scenario with variables for sessions, queue URLs, tokens and items', () => {
     const steps = bundle.scenario.steps;
     expect(bundle.scenario.name).toBe('Kitchen goes idle');
