@@ -133,6 +133,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
     log: engineLog,
     version: packageVersion(),
     outbound: outboundPolicy(() => own, args.allowHosts),
+    // A bundle's scenario stops the clock at once: stopped from the start, no engine time passes
+    // before it, and two runs of one bundle print the same times (they differed by 80 ms).
+    ...(input.kind === 'bundle' ? { clockSpeed: 0 } : {}),
   });
   own = ownHosts(engine.urls);
   try {
@@ -215,6 +218,8 @@ async function prepare(
   try {
     if (input.kind === 'bundle') {
       const imported = await engine.commands.run('bundles.import', input.value);
+      // An import takes the bundle's clock speed, for people to see; a run replays on a stopped one.
+      engine.clock.setSpeed(0);
       const saved = await engine.commands.run('scenarios.get', { id: imported.scenario.id });
       const said = [...imported.notes, ...imported.warnings].map((line) => `\n  note: ${line}`).join('');
       return {
