@@ -35,6 +35,22 @@ describe('a run’s JUnit report', () => {
     expect(cases[1]).not.toMatch(/<skipped|<failure/);
   });
 
+  it('says a passed file of calls alone as one case counting them, not as tests="0"', () => {
+    const callSteps: ScenarioStep[] = [
+      { type: 'clock', advanceMs: 1_000 },
+      { type: 'action', playerId: 'player-kitchen', action: 'pause' },
+      { type: 'command', method: 'POST', path: '/api/v1/groups/group-kitchen/playback:1/play' },
+    ];
+    const calls: ScenarioReport = {
+      ...report,
+      steps: callSteps.map((step, index) => ({ index, type: step.type, status: 'passed', message: 'ok' })),
+    };
+    const xml = scenarioJUnit(calls, callSteps, 'calls.json');
+    expect(xml).toMatch(/<testsuite [^>]*tests="1"/);
+    expect(xml).toMatch(/<testcase [^>]*name="the answers of its 2 calls"/);
+    expect(scenarioJUnit({ ...calls, passed: false }, callSteps, 'calls.json')).not.toMatch(/the answers of its/);
+  });
+
   it('adds a case in error when nothing the run expects was checked: skipped cases alone read green', () => {
     const nothing: ScenarioReport = {
       ...report,

@@ -2,11 +2,13 @@
  * A scenario run as JUnit XML, the format every CI report viewer reads: one test case per
  * expectation (`expect` step), named by what it expects, so a red row says which expectation
  * failed. A step of another kind appears only when it failed (the expectations after it are then
- * skipped, and the report would otherwise not say why). A failed expectation's message carries its
- * explanation (expected and actual side by side, the exchanges around the first difference), as
- * the terminal shows it. Written with junit-report-builder.
+ * skipped, and the report would otherwise not say why); a file with no expectation, one case for
+ * its calls. A failed expectation's message carries its explanation (expected and actual side by
+ * side, the exchanges around the first difference), as the terminal shows it. Written with
+ * junit-report-builder.
  */
 import junit from 'junit-report-builder';
+import { CHECKING_STEP_TYPES } from '../engine/api/scenario-checks.js';
 import type { ScenarioReport, ScenarioStep } from '../engine/api/scenario-types.js';
 import { explanationLines } from './explanation.js';
 import { describeStep, plain } from './steps.js';
@@ -39,6 +41,17 @@ export function scenarioJUnit(report: ScenarioReport, steps: readonly ScenarioSt
       // Not checked (its player's timers fell elsewhere than in the source): not a pass either.
     } else if (result.status === 'skipped' || result.unchecked) testCase.skipped().standardOutput(message);
     else testCase.standardOutput(message);
+  }
+  // A file with no expectation checks its calls' answers: one case says how many, or the report
+  // reads `tests="0"`, which a CI viewer shows as nothing run.
+  if (!steps.some((step) => step.type === 'expect') && report.notChecked === undefined && report.passed) {
+    const calls = report.steps.filter((result) => CHECKING_STEP_TYPES.has(result.type)).length;
+    suite
+      .testCase()
+      .className(plain(report.name))
+      .name(`the answers of its ${calls} call${calls === 1 ? '' : 's'}`)
+      .file(plain(source))
+      .standardOutput(`${calls} call${calls === 1 ? '' : 's'} answered as the file says (it has no expect step)`);
   }
   // A run that checked nothing is no pass: a case of its own says so, where skipped cases alone would read green.
   if (report.notChecked !== undefined)
