@@ -46,6 +46,43 @@ describe('a bundle of a session on a long queue', () => {
     expect(report.passed).toBe(true);
   });
 
+  it('replays items generated in the span, 20,000 of them, each named as the source named it (outside audit)', async () => {
+    const engine = await freshConsole();
+    opened.push(engine);
+    const bench = await playingOnKitchen(engine, {
+      durations: [60_000, 60_000],
+      limitedSkips: false,
+      notifyUserIntent: false,
+    });
+    const made = await engine.commands.run('queues.items.generate', { id: bench.queue.id, count: 20_000 });
+    expect(made.itemCount).toBe(20_002);
+    await perform(bench, { kind: 'button', action: 'skipNext' });
+    await perform(bench, { kind: 'skipToItem', pick: 30 });
+    await settle(bench);
+    const bundle = await exported(bench);
+    const generated = bundle.scenario.steps.find((step) => step.type === 'queueEdit');
+    expect(generated).toMatchObject({ command: 'queues.items.generate' });
+    expect((generated as { saveItemIds: string[] }).saveItemIds).toHaveLength(20_000);
+    // Read back as a file is: the import takes what the export wrote.
+    const { report } = await replay(JSON.parse(JSON.stringify(bundle)));
+    expect(report.steps.filter((step) => step.status !== 'passed')).toEqual([]);
+    expect(report.steps.some((step) => step.type === 'expect')).toBe(true);
+    expect(report.passed).toBe(true);
+  });
+
+  it('keeps a call that made more items than a bundle carries as one it cannot replay, and says so', async () => {
+    const bench = await skippedOn(3);
+    const other = await bench.engine.commands.run('queues.create', { name: 'Long', items: [] });
+    await bench.engine.commands.run('queues.items.generate', { id: other.id, count: MAX_ITEMS_IN_BUNDLE_QUEUE + 1 });
+    await perform(bench, { kind: 'button', action: 'skipNext' });
+    await settle(bench);
+    const bundle = await exported(bench, { queueIds: [bench.queue.id] });
+    expect(bundle.scenario.steps.some((step) => step.type === 'queueEdit')).toBe(false);
+    expect(bundle.notes).toContainEqual(
+      expect.stringMatching(/queues\.items\.generate \(100,001 items made\) is not kept, so it cannot be replayed/),
+    );
+  });
+
   it(`carries a queue of ${MAX_ITEMS_IN_BUNDLE_QUEUE.toLocaleString('en-US')}, and refuses one more with advice that works`, async () => {
     const bench = await skippedOn(MAX_ITEMS_IN_BUNDLE_QUEUE);
     // Through the admin API, as the Traffic area asks for it: about 20 MB of JSON, written whole.

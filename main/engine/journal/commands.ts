@@ -3,6 +3,7 @@
  * recorded once it ends, at the engine time it began. One place for every sender of the table
  * (admin API, IPC, CLI, the guided demo): nothing the user did at the console is left out.
  */
+import { MAX_ITEMS_IN_BUNDLE_QUEUE } from '../api/bundle-types.js';
 import type { CommandHandlers } from '../api/runner.js';
 import { commandSpecs, type CommandName } from '../api/commands.js';
 import { toErrorBody } from '../api/errors.js';
@@ -39,6 +40,8 @@ const JOURNALED_WHEN_REFUSED = new Set<string>(['players.act', 'players.trigger'
 const MAX_SNAPSHOT_ITEMS = 10_000;
 /** An input larger than this (items added by the thousand) is not kept. */
 const MAX_KEPT_ITEMS = 10_000;
+/** A call that made more items than a bundle carries of a queue is not kept (ids only: a few MB at most). */
+const MAX_KEPT_MADE = MAX_ITEMS_IN_BUNDLE_QUEUE;
 
 export interface JournalCommandDeps {
   faults: { list(): FaultRule[] };
@@ -75,12 +78,15 @@ export function journaledHandlers(
       const ticket = journal.begin(name, { kind: 'command', ...base, ok: true });
       try {
         const output = await handler(input);
-        const entry: Omit<JournaledCommand, 'seq' | 'at'> = {
-          kind: 'command',
-          ...base,
-          ok: true,
-          result: resultOf(output),
-        };
+        const result = resultOf(output);
+        const entry: Omit<JournaledCommand, 'seq' | 'at'> = { kind: 'command', ...base, ok: true, result };
+        // A bundle names each item a replayed call makes, up to what it carries of a queue; a call
+        // that made more (a million samples) is kept as not replayable, not as a million ids.
+        if ((result.itemIds?.length ?? 0) > MAX_KEPT_MADE) {
+          entry.omitted = `${result.itemIds!.length.toLocaleString('en-US')} items made`;
+          entry.input = null;
+          delete result.itemIds;
+        }
         if (faultsBefore) {
           entry.rules = deps.faults.list();
           const after = new Set(entry.rules.map((rule) => rule.id));
@@ -108,7 +114,7 @@ function keptInput(name: string, input: unknown): { input: unknown; omitted?: st
   return { input: structuredClone(input) };
 }
 
-function resultOf(output: unknown): JournaledCommand['result'] {
+function resultOf(output: unknown): NonNullable<JournaledCommand['result']> {
   if (typeof output !== 'object' || output === null) return {};
   const record = output as Record<string, unknown>;
   const result: NonNullable<JournaledCommand['result']> = {};

@@ -1,5 +1,6 @@
 /** Commands of saved scenarios: save, list, run (CI runs them over the admin API). */
 import Type, { type Static } from 'typebox';
+import { MAX_ITEMS_IN_BUNDLE_QUEUE } from '../bundle-types.js';
 import { command } from '../command.js';
 import {
   MAX_AFTER_ANSWERS,
@@ -106,7 +107,10 @@ export const ScenarioStepSchema = Type.Union([
     type: Type.Literal('queueEdit'),
     command: QueueEditCommandSchema,
     input: Type.Record(Type.String(), Type.Unknown()),
-    saveItemIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 10_000 })),
+    // As many as a bundle carries of a queue: a queue edit that made them replays (10,000 did not).
+    saveItemIds: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: MAX_ITEMS_IN_BUNDLE_QUEUE }),
+    ),
     saveQueue: Type.Optional(Type.String({ pattern: '^[\\w-]{1,100}$' })),
     ...Order,
   }),
