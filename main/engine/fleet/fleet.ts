@@ -211,9 +211,11 @@ export class Fleet {
       timeNote: timeNote(input.speed ?? 1, input.durationMs),
       notes: [
         ...this.notes,
-        ...[busy, burstNote(input.players, input.rampMs ?? 0, input.speed ?? 1), this.serverRuleNote()].filter(
-          (note): note is string => note !== null,
-        ),
+        ...[
+          busy,
+          burstNote(input.players, input.rampMs ?? 0, input.speed ?? 1, input.durationMs),
+          this.serverRuleNote(),
+        ].filter((note): note is string => note !== null),
       ],
       workers,
       elapsed: { engineMs: Math.round(this.elapsedMs), wallMs },

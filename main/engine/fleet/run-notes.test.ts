@@ -26,16 +26,20 @@ describe('busyNote', () => {
 
 describe('burstNote', () => {
   it('says a join faster than 100 players a real second, and the ramp that spreads it, and only then', () => {
-    expect(burstNote(200, 0, 10)).toBe(
+    expect(burstNote(200, 0, 10, 60_000)).toBe(
       "200 players joined at once: their first requests went out together, so the start's latencies hold the burst's queueing, the fleet's own (connections opened at once on this machine) as well as the server's. A ramp of 20 s or more (--ramp 20s) spreads the joins as listeners come, and measures the server alone",
     );
+    // A ramp longer than the run is refused: the note says to lengthen the run too (outside audit).
+    expect(burstNote(200, 0, 10, 10_000)).toMatch(
+      /\(--ramp 20s, with a --duration at least as long: a ramp is part of the run\)/,
+    );
     // 1,000 over 20 s of engine time at speed 10: 2 s of real time, 500 a second.
-    expect(burstNote(1_000, 20_000, 10)).toMatch(
+    expect(burstNote(1_000, 20_000, 10, 600_000)).toMatch(
       /^1,000 players joined in 2 s of real time: .* A ramp of 100 s or more \(--ramp 100s\)/,
     );
-    expect(burstNote(BURST_PER_SECOND - 1, 0, 1)).toBeNull();
-    expect(burstNote(1_000, 10_000, 1)).toBeNull();
-    expect(burstNote(1_000, 9_000, 1)).not.toBeNull();
+    expect(burstNote(BURST_PER_SECOND - 1, 0, 1, 60_000)).toBeNull();
+    expect(burstNote(1_000, 10_000, 1, 60_000)).toBeNull();
+    expect(burstNote(1_000, 9_000, 1, 60_000)).not.toBeNull();
   });
 });
 

@@ -34,8 +34,8 @@ export function busyNote(lateness: LatencySummary, players: number, workers: num
  */
 export const BURST_PER_SECOND = 100;
 
-/** Said when the players joined in a burst (`rampMs` of engine time, at `speed`). */
-export function burstNote(players: number, rampMs: number, speed: number): string | null {
+/** Said when the players joined in a burst (`rampMs` of engine time, at `speed`, in a fleet of `durationMs`). */
+export function burstNote(players: number, rampMs: number, speed: number, durationMs: number): string | null {
   const realRampMs = rampMs / speed;
   if (players < BURST_PER_SECOND || players <= (BURST_PER_SECOND * realRampMs) / 1_000) return null;
   const joined =
@@ -47,7 +47,7 @@ export function burstNote(players: number, rampMs: number, speed: number): strin
   return (
     `${joined}: their first requests went out together, so the start's latencies hold the burst's queueing, ` +
     `the fleet's own (connections opened at once on this machine) as well as the server's. ` +
-    `A ramp of ${ramp} s or more (--ramp ${ramp}s) spreads the joins as listeners come, and measures the server alone`
+    `A ramp of ${ramp} s or more (--ramp ${ramp}s${ramp * 1_000 > durationMs ? `, with a --duration at least as long: a ramp is part of the run` : ''}) spreads the joins as listeners come, and measures the server alone`
   );
 }
 
