@@ -593,6 +593,15 @@ describe('a scenario built from the journal', () => {
     expect(notes).toContainEqual(expect.stringContaining('drew 2 times before the span'));
   });
 
+  it('says a clock speed change is replayed as the time it let pass, and says nothing of a jump alone (outside audit)', () => {
+    const clock = (seq: number, input: Record<string, unknown>): JournalEntry =>
+      ({ kind: 'command', seq, at: T0 + 1_000 * seq, name: 'clock.set', input, ok: true }) as JournalEntry;
+    const said = (calls: JournalEntry[]) =>
+      build(calls, []).notes.some((note) => note.startsWith('clock speed changes'));
+    expect(said([clock(1, { advanceMs: 60_000 }), clock(2, { advanceMs: 5_000 })])).toBe(false);
+    expect(said([clock(1, { advanceMs: 60_000 }), clock(2, { speed: 10 })])).toBe(true);
+  });
+
   it('keeps the first steps of a span past a scenario\u2019s size, where a replay must begin, and says how to narrow it', () => {
     const calls = Array.from({ length: MAX_SCENARIO_STEPS }, (_, i) => act(i + 1, i % 2 ? 'pause' : 'resume'));
     const loaded = [t('player-kitchen', T0 + 100, 'load-begins', 'IDLE', 'command', 'BUFFERING')];
