@@ -145,16 +145,28 @@ describe('a repro bundle', () => {
   });
 
   it('leaves earlier exports out of its HAR, each a bundle of its own, and says so (outside audit)', async () => {
+    // A refused export answered a reason, not a bundle: it stays, and is not counted.
+    expect((await admin(source, 'POST', '/bundles/export', { limit: 0 })).status).toBe(400);
+    const exportCalls = await source.commands.run('traffic.page', {
+      offset: 0,
+      limit: 100,
+      filter: { target: 'console', text: '/admin/api/bundles/export' },
+    });
+    const answered = exportCalls.rows.filter(
+      (row) => row.path === '/admin/api/bundles/export' && row.status === 200,
+    ).length;
+    expect(answered).toBeGreaterThan(0);
     const again = await ok<ReproBundle>(source, 'POST', '/bundles/export', { name: 'again' });
-    const paths = again.har.log.entries.map((entry) => new URL(entry.request.url).pathname);
-    expect(paths).not.toContain('/admin/api/bundles/export');
-    // The admin API's other calls stay: they are what happened.
-    expect(paths).toContain(`/admin/api/players/${PLAYER}/actions`);
-    expect(again.notes).toContainEqual(
-      expect.stringMatching(
-        /^the HAR leaves out \d+ earlier exports? of a bundle \(POST \/admin\/api\/bundles\/export\)/,
-      ),
+    const exportsKept = again.har.log.entries.filter(
+      (entry) => new URL(entry.request.url).pathname === '/admin/api/bundles/export',
     );
+    expect(exportsKept.map((entry) => entry.response.status)).toEqual([400]);
+    // The admin API's other calls stay: they are what happened.
+    const paths = again.har.log.entries.map((entry) => new URL(entry.request.url).pathname);
+    expect(paths).toContain(`/admin/api/players/${PLAYER}/actions`);
+    const said = again.notes.find((note) => note.startsWith('the HAR leaves out'));
+    expect(said).toMatch(/ of a bundle \(POST \/admin\/api\/bundles\/export\): each answer is a bundle/);
+    expect(Number(/out (\d+) earlier exports/.exec(said!)?.[1] ?? 1)).toBe(answered);
     // No larger than the first for holding it: the first export's answer alone is tens of KB.
     expect(JSON.stringify(again.har).length).toBeLessThan(JSON.stringify(bundle.har).length + 20_000);
   });

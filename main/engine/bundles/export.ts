@@ -273,9 +273,12 @@ function allTransitions(deps: BundleDeps) {
 }
 
 /** A queue as it was when the span began: as before its first edit of the span, else as it is. */
-/** A call to the admin API that exported a bundle (its answer holds one). */
-const isBundleExport = (entry: Pick<StoredTrafficEntry, 'target' | 'method' | 'path'>): boolean =>
-  entry.target === 'console' && entry.method === 'POST' && /^\/admin\/api\/bundles\/export(?:\?|$)/.test(entry.path);
+/** A call to the admin API that exported a bundle: its answer holds one (a refused one's, a reason only). */
+const isBundleExport = (entry: Pick<StoredTrafficEntry, 'target' | 'method' | 'path' | 'status'>): boolean =>
+  entry.target === 'console' &&
+  entry.method === 'POST' &&
+  entry.status === 200 &&
+  /^\/admin\/api\/bundles\/export(?:\?|$)/.test(entry.path);
 
 function queueAtStart(
   deps: BundleDeps,
