@@ -82,7 +82,8 @@ const rows_ = (n: number) => (n === 1 ? 'row' : 'rows');
 
 /** What the `>` of a check of where a player ended, or of its requests, marks. */
 function endMark(explanation: ExpectationExplanation, subject: EndSubject): string {
-  if (subject === 'requests') return 'the first that failed';
+  if (subject === 'requests')
+    return explanation.exchanges.some((exchange) => exchange.anchor) ? 'the first that failed' : 'none failed';
   const last = explanation.rows.at(-1)?.actual?.transition;
   const anchor = explanation.exchanges.find((exchange) => exchange.anchor);
   return last !== undefined && anchor?.caused.includes(last)

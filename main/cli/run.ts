@@ -31,7 +31,7 @@ import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 import { RUN_USAGE } from './usages.js';
 import { reportJson } from '../engine/api/report-json.js';
-import { verdictOf } from '../engine/api/scenario-verdict.js';
+import { notCheckedAdvice, verdictOf } from '../engine/api/scenario-verdict.js';
 
 export { RUN_USAGE };
 
@@ -327,4 +327,4 @@ export function summaryLine(report: ScenarioReport, steps: readonly ScenarioStep
 
 /** What a run that checked nothing says under its summary: why, and what would check something. */
 const NOT_CHECKED_HINT = (why: string): string =>
-  `  ${why}.\n  A bundle exported while the clock ran can leave its players' timers elsewhere in the replay: export the span again with the clock stopped (or slower), or add an expectation the run can hold. Exit 2: the file cannot check this console as it stands.`;
+  `  ${why}.\n  ${notCheckedAdvice(why)}. Exit 2: the file cannot check this console as it stands.`;

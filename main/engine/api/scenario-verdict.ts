@@ -35,3 +35,10 @@ export function nothingChecked(
   if (judgedCalls > 0) return undefined;
   return "no call's outcome was judged, so the run would have ended so whatever the console did";
 }
+
+/** What to do about a run that checked nothing, by why it did (`ScenarioReport.notChecked`). */
+export function notCheckedAdvice(why: string): string {
+  return /timers fell elsewhere/.test(why)
+    ? "A bundle exported while the clock ran can leave its players' timers elsewhere in the replay: export the span again with the clock stopped (or slower), or add an expectation the run can hold"
+    : 'Add an expectation the run can hold, or a call whose answer it judges (one the file marks as not checked, or still waiting at an export, is not)';
+}

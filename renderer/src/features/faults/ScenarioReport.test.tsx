@@ -41,15 +41,23 @@ describe('a scenario report', () => {
   });
 
   it('says a run that checked none of its expectations as NOT CHECKED, with why and what to do', () => {
-    const nothing: Report = { ...report, passed: false, notChecked: 'its expectation went unchecked' };
+    const why = 'its expectation went unchecked (player-kitchen: not checked: its timers fell elsewhere)';
+    const nothing: Report = { ...report, passed: false, notChecked: why };
     render(<ScenarioReport report={nothing} />);
     const result = screen.getByTestId('scenario-result');
     expect(result.textContent).toBe('NOT CHECKED');
     expect(result.getAttribute('data-state')).toBe('not-checked');
     expect(screen.getByRole('status').textContent).toMatch(
-      /Not a pass: its expectation went unchecked\. Export the span again/,
+      /^Not a pass: its expectation went unchecked .*\. A bundle exported while the clock ran .* export the span again with the clock stopped/,
     );
     expect(screen.queryByRole('alert')).toBeNull();
+    cleanup();
+    // Unchecked for another reason (calls still waiting at the export): no word of the clock.
+    render(<ScenarioReport report={{ ...nothing, notChecked: "no call's outcome was judged" }} />);
+    expect(screen.getByRole('status').textContent).toMatch(
+      /^Not a pass: no call's outcome was judged\. Add an expectation/,
+    );
+    expect(screen.getByRole('status').textContent).not.toMatch(/clock/);
     cleanup();
     render(<ResultBadge report={nothing} />);
     expect(screen.getByText('not checked').getAttribute('data-tone')).toBe('warn');

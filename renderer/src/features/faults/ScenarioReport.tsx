@@ -5,7 +5,7 @@
  */
 import type { ScenarioReport as Report } from '@engine-api/scenario-types';
 import { formatEngineClock } from '../../format/engine-time';
-import { verdictOf, type ScenarioVerdict } from '@engine-api/scenario-verdict';
+import { notCheckedAdvice, verdictOf, type ScenarioVerdict } from '@engine-api/scenario-verdict';
 import { Badge, type BadgeTone } from '../../components/Badge';
 import { Timeline } from '../../components/Timeline';
 import { restoredText, stepNumber } from '../../format/scenario-report';
@@ -53,8 +53,7 @@ export function ScenarioReport({ report }: { report: Report }) {
       )}
       {report.notChecked && (
         <p className={styles.notChecked} role="status">
-          Not a pass: {report.notChecked}. Export the span again with the clock stopped, or add an expectation the run
-          can hold.
+          Not a pass: {report.notChecked}. {notCheckedAdvice(report.notChecked)}.
         </p>
       )}
       <ol className={styles.reportSteps} aria-label="Steps">
