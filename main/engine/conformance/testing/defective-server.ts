@@ -54,6 +54,8 @@ export const DEFECTS = {
   unknownItemBeforeAuth: 'auth.wrong-token',
   /** Has no /version: 404 whatever the Authorization (outsider w26: one defect, one case failed). */
   noVersion: 'version',
+  /** Refuses the final report of a track a skip ended (its `skip`, or from v2.2 `actions` with a skip) with 400. */
+  refusesSkipFinal: 'time-played.final',
   /** Tracks without mediaUrl. */
   tracksWithoutMediaUrl: 'item-window.items',
   /** includesBeginningOfQueue true on every window. */
@@ -428,6 +430,13 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         ? items.flatMap((item) => ['contextVersion', 'reportId'].filter((field) => !(field in item)))
         : [];
       if (lacking.length > 0) return send(response, 400, { error: { code: 400, message: `bad field: ${lacking[0]}` } });
+      if (
+        defects.has('refusesSkipFinal') &&
+        items.some(
+          (item) => 'skip' in item || JSON.stringify((item as { actions?: unknown }).actions ?? []).includes('"skip"'),
+        )
+      )
+        return send(response, 400, { error: { code: 400, message: 'bad field: skip' } });
       for (const item of items) if (item.type === 'final') ended.add(item.id);
       if (options.removesOnFinal && ended.has(options.removesOnFinal.final)) remove(options.removesOnFinal.item);
       if (options.emptiesOnFinal !== undefined && ended.has(options.emptiesOnFinal))
