@@ -322,9 +322,8 @@ export function summaryLine(report: ScenarioReport, steps: readonly ScenarioStep
     `expectations: ${tally('passed', 'expect')} of ${expectations} met${unchecked ? `, ${unchecked} not checked` : ''}`,
     `${engineSpan(report.endedAt - report.startedAt)} engine time in ${(report.wallMs / 1000).toFixed(1)} s`,
   ].join(' · ');
-  return report.notChecked === undefined ? line : `${line}\n${NOT_CHECKED_HINT(plain(report.notChecked))}`;
+  // A run that checked nothing says why under its summary, and what would check something.
+  return report.notChecked === undefined
+    ? line
+    : `${line}\n  ${plain(report.notChecked)}.\n  ${notCheckedAdvice(report)}. Exit 2: the file cannot check this console as it stands.`;
 }
-
-/** What a run that checked nothing says under its summary: why, and what would check something. */
-const NOT_CHECKED_HINT = (why: string): string =>
-  `  ${why}.\n  ${notCheckedAdvice(why)}. Exit 2: the file cannot check this console as it stands.`;

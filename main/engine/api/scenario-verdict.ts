@@ -36,9 +36,13 @@ export function nothingChecked(
   return "no call's outcome was judged, so the run would have ended so whatever the console did";
 }
 
-/** What to do about a run that checked nothing, by why it did (`ScenarioReport.notChecked`). */
-export function notCheckedAdvice(why: string): string {
-  return /timers fell elsewhere/.test(why)
+/**
+ * What to do about a run that checked nothing, by why it did: an expectation left unchecked is one
+ * whose player's timers fell elsewhere than in the source (the only cause of `unchecked`); else
+ * its calls were marked unjudged, or still waiting at the export.
+ */
+export function notCheckedAdvice(report: Pick<ScenarioReport, 'steps'>): string {
+  return report.steps.some((step) => step.unchecked)
     ? "A bundle exported while the clock ran can leave its players' timers elsewhere in the replay: export the span again with the clock stopped (or slower), or add an expectation the run can hold"
     : 'Add an expectation the run can hold, or a call whose answer it judges (one the file marks as not checked, or still waiting at an export, is not)';
 }

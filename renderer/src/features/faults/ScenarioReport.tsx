@@ -53,7 +53,7 @@ export function ScenarioReport({ report }: { report: Report }) {
       )}
       {report.notChecked && (
         <p className={styles.notChecked} role="status">
-          Not a pass: {report.notChecked}. {notCheckedAdvice(report.notChecked)}.
+          Not a pass: {report.notChecked}. {notCheckedAdvice(report)}.
         </p>
       )}
       <ol className={styles.reportSteps} aria-label="Steps">
