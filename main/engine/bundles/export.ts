@@ -272,7 +272,6 @@ function allTransitions(deps: BundleDeps) {
     .sort((a, b) => a.seq - b.seq);
 }
 
-/** A queue as it was when the span began: as before its first edit of the span, else as it is. */
 /** A call to the admin API that exported a bundle: its answer holds one (a refused one's, a reason only). */
 const isBundleExport = (entry: Pick<StoredTrafficEntry, 'target' | 'method' | 'path' | 'status'>): boolean =>
   entry.target === 'console' &&
@@ -280,6 +279,7 @@ const isBundleExport = (entry: Pick<StoredTrafficEntry, 'target' | 'method' | 'p
   entry.status === 200 &&
   /^\/admin\/api\/bundles\/export(?:\?|$)/.test(entry.path);
 
+/** A queue as it was when the span began: as before its first edit of the span, else as it is. */
 function queueAtStart(
   deps: BundleDeps,
   id: string,

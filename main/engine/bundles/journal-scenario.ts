@@ -253,11 +253,12 @@ export function scenarioFromJournal(input: JournalScenarioInput): JournalScenari
     }
     if (step === 'speed') {
       // A jump alone (`advanceMs`) replays exactly; only a speed is replayed otherwise than it was.
-      if (!speedNoted && (call.input as { speed?: number }).speed !== undefined)
+      if (!speedNoted && (call.input as { speed?: number }).speed !== undefined) {
         notes.add(
           'clock speed changes are replayed as the engine time they let pass: the scenario runs with the clock stopped, for exactness',
         );
-      speedNoted ||= (call.input as { speed?: number }).speed !== undefined;
+        speedNoted = true;
+      }
       const advance = (call.input as { advanceMs?: number }).advanceMs;
       if (advance) {
         pushGap(steps, advance);

@@ -24,6 +24,8 @@ const MADE_UP_VALUE = new RegExp(MADE_UP_PATTERN.slice(1, -1), 'g');
 /** Values recalled from an earlier run: `make(kind)` gives the recalled one of that kind, else a new one. */
 export class MadeUp {
   private readonly recalled: ReadonlyMap<MadeUpKind, string>;
+  /** Made in this run, one of a kind. */
+  private readonly made = new Map<MadeUpKind, string>();
 
   constructor(recalled: readonly string[] = []) {
     const byKind = new Map<MadeUpKind, string>();
@@ -43,8 +45,6 @@ export class MadeUp {
     this.made.set(kind, value);
     return value;
   }
-
-  private readonly made = new Map<MadeUpKind, string>();
 }
 
 function kindOf(value: string): MadeUpKind | null {

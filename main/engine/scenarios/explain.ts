@@ -2,8 +2,9 @@
  * Explains an `expect` step whose transitions were not met: the expected and the actual sequences
  * side by side from a little before the first difference, and the player's exchanges around it
  * with the fault rule that acted on each. One whose transitions were met but whose end (state,
- * item) or requests were not is explained by what it went through and the exchanges before it. A failed run must say what happened instead, not only
- * what did not; otherwise the reader replays the run by hand to find out.
+ * item) or requests were not is explained by what it went through and the exchanges before it. A
+ * failed run must say what happened instead, not only what did not; otherwise the reader replays
+ * the run by hand to find out.
  *
  * The alignment mirrors the runner's check: the expected rows in order, other rows allowed
  * between them. Everything here is pure but `playerExchangeReader`, which reads the traffic log.
@@ -189,8 +190,8 @@ export function explainExpectation(input: ExplainInput): ExpectationExplanation 
  * The explanation of a check whose transitions were met (or that expected none) but that failed on
  * where the player ended, or on its requests: every transition since the previous check, the
  * listed ones met and the rest let pass, and the exchanges leading up to the check, with the one
- * its end came from (`endAnchor`) or, for its requests, the first that failed marked. A FAIL that says only "state is PLAYING, expected PAUSED" leaves the reader
- * to find why by hand.
+ * its end came from (`endAnchor`) or, for its requests, the first that failed marked. A FAIL that
+ * says only "state is PLAYING, expected PAUSED" leaves the reader to find why by hand.
  */
 export function explainEnd(input: ExplainInput & { subject: EndSubject }): ExpectationExplanation {
   const actual = explained(input.actual);

@@ -3,10 +3,10 @@
  * a made-up token of the same scheme, and none at all, on each of the four calls a player makes:
  * `GET /itemWindow` with every reason (with an `itemId` where a player sends one, and around an
  * item no queue has), `POST /timePlayed` with a valid `update` and a valid `final` report of an
- * item of the queue. Only meaningful when the run was
- * given credentials the server took: a server that needs none has nothing to refuse, and one that
- * refused the run's own (or did not answer it) proves nothing by refusing a wrong one, so the case
- * first asks for the context with the run's own, and goes on only once that was taken. It builds
+ * item of the queue. Only meaningful when the run was given credentials the server took: a server
+ * that needs none has nothing to refuse, and one that refused the run's own (or did not answer it)
+ * proves nothing by refusing a wrong one, so the case first asks for the context with the run's
+ * own, and goes on only once that was taken. It builds
  * on no other case: a server whose windows fail another rule still has its doors judged. 403
  * fails like any other code: it is the platform's code for a request refused for another reason
  * (a stream limit), and a player does not read it as "get a new token" (docs/contract/console.md

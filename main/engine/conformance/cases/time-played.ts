@@ -87,10 +87,8 @@ function judged(answer: Answer, what: string, played: { id: string }, type: Play
   );
 }
 
-/** The first item with an id and a media URL, and its duration when it has one. */
-/** A valid report of `played`, with the queueVersion of the first window. */
 /**
- * A valid report of `played`, as the version the base URL names has its items (console.md §5:
+ * A valid report of `played`, with the queueVersion of the first window, as the version the base URL names has its items (console.md §5:
  * `contextVersion` from v2.1, `reportId` from v2.3), as the console's own player sends them: the
  * cases sent v2.0's fields to every version, and a v2.3 server that asks for a `reportId` failed
  * them with 400 while the player's own reports, with one, went through (outside audit).
@@ -131,6 +129,7 @@ export function reportOf(
   });
 }
 
+/** The first item with an id and a media URL, and its duration when it has one. */
 export function playableItem(
   items: readonly unknown[],
 ): { id: string; mediaUrl: string; durationMillis?: number } | null {
