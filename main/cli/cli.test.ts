@@ -162,6 +162,17 @@ describe('cloud-queue-console run', () => {
       /cannot be run: \/steps\/0 uses \$\{session\}, which no step before it saves/,
     ],
     [
+      // A bundle's rules beside a scenario's steps: taken without them, the run would pass without its fault.
+      'a scenario with a field a scenario does not have',
+      () =>
+        writeJson('with-faults.json', {
+          name: 'x',
+          faults: [{ target: 'cloudQueue', kind: 'status', status: 500 }],
+          steps: [{ type: 'clock', speed: 0 }],
+        }),
+      /cannot be run: 1 problem\n {2}\/faults: is not a field this takes/,
+    ],
+    [
       'a bundle that does not hold together',
       () => writeJson('bad-bundle.json', { ...bundle, queues: 'none' }),
       /cannot be run: .*\/queues/,

@@ -7,6 +7,7 @@
  */
 import { BUNDLE_FORMAT } from '../engine/api/bundle-types.js';
 import { EngineError } from '../engine/api/errors.js';
+import type { CommandInput } from '../engine/api/commands.js';
 import type { ScenarioReport, ScenarioStep, ScenarioStepResult } from '../engine/api/scenario-types.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { TRANSITIONS } from '../engine/player/transitions.js';
@@ -229,12 +230,9 @@ async function prepare(
         setUp: `repro bundle "${saved.name}": ${count(imported.queues.length, 'queue')}, ${count(imported.faults.length, 'fault rule')}, ${count(saved.steps.length, 'step')}${said}`,
       };
     }
-    const { name, description, steps } = input.value;
-    const saved = await engine.commands.run('scenarios.save', {
-      name,
-      steps,
-      ...(description === undefined ? {} : { description }),
-    });
+    // The file whole: the command refuses a field it does not know (a bundle's `faults` in a
+    // scenario, a misspelt `description`), which picking the known ones out would have dropped.
+    const saved = await engine.commands.run('scenarios.save', input.value as CommandInput<'scenarios.save'>);
     return {
       scenarioId: saved.id,
       name: saved.name,

@@ -379,6 +379,18 @@ describe('a repro bundle', () => {
         }),
         /^not a valid repro bundle: \/scenario\/steps\/\d+\/advanceMs must be <= /,
       ],
+      // A field the import does not know would be dropped, and what its editor meant checked by nothing.
+      ['holds a field a bundle does not have', (b) => ({ ...b, fault: b.faults }), /\/fault is not a field this takes/],
+      [
+        'holds a field its clock does not have',
+        (b) => ({ ...b, clock: { ...b.clock, speeed: 2 } }),
+        /\/clock\/speeed is not a field this takes/,
+      ],
+      [
+        'holds a field its scenario does not have',
+        (b) => ({ ...b, scenario: { ...b.scenario, faults: b.faults } }),
+        /\/scenario\/faults is not a field this takes/,
+      ],
     ];
 
     it.each(broken)('is refused when it %s, and changes nothing', async (_name, breakIt, message) => {

@@ -11,8 +11,7 @@ import { MAX_CLOCK_SPEED } from './core.js';
 import { TRAFFIC_EXPORT_MAX } from '../traffic-types.js';
 import { FaultRuleInputSchema, TrafficFilterSchema } from './faults.js';
 import { ContainerInput, PlaybackPoliciesInput, ReportsInput, TrackInput } from './queues.js';
-import { ScenarioStepSchema } from './scenarios.js';
-import { MAX_SCENARIO_STEPS } from '../scenario-types.js';
+import { ScenarioFieldsSchema } from './scenarios.js';
 
 export const BUNDLE_QUEUE_REF_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,39}$';
 
@@ -33,29 +32,35 @@ const BundleQueueSchema = Type.Object({
   ),
 });
 
-/** What `bundles.import` accepts: the file `bundles.export` writes. */
-export const ReproBundleSchema = Type.Object({
-  format: Type.Literal(BUNDLE_FORMAT),
-  // Every version this console reads: an older bundle is upgraded as it is imported (bundles/upgrade-v1.ts).
-  version: Type.Union(BUNDLE_VERSIONS_READ.map((v) => Type.Literal(v))),
-  exportedAt: Type.Optional(Type.String({ maxLength: 100 })),
-  source: Type.Optional(Type.Unknown()),
-  filter: Type.Optional(TrafficFilterSchema),
-  clock: Type.Object({
-    now: Type.Optional(Type.Number()),
-    speed: Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED }),
-  }),
-  faults: Type.Array(FaultRuleInputSchema, { maxItems: 1_000 }),
-  queues: Type.Array(BundleQueueSchema, { maxItems: 100 }),
-  scenario: Type.Object({
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    description: Type.Optional(Type.String({ maxLength: 2_000 })),
-    steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: MAX_SCENARIO_STEPS }),
-  }),
-  notes: Type.Optional(Type.Array(Type.String({ maxLength: 2_000 }), { maxItems: 1_000 })),
-  // Carried for people and HAR tools; an import does not replay it.
-  har: Type.Optional(Type.Unknown()),
-});
+/**
+ * What `bundles.import` accepts: the file `bundles.export` writes. No field it does not know, here
+ * or in its clock and scenario: a hand edit's `"fault": […]` or `"speeed"` would be dropped without
+ * a word and the run would pass without what the editor meant it to check.
+ */
+export const ReproBundleSchema = Type.Object(
+  {
+    format: Type.Literal(BUNDLE_FORMAT),
+    // Every version this console reads: an older bundle is upgraded as it is imported (bundles/upgrade-v1.ts).
+    version: Type.Union(BUNDLE_VERSIONS_READ.map((v) => Type.Literal(v))),
+    exportedAt: Type.Optional(Type.String({ maxLength: 100 })),
+    source: Type.Optional(Type.Unknown()),
+    filter: Type.Optional(TrafficFilterSchema),
+    clock: Type.Object(
+      {
+        now: Type.Optional(Type.Number()),
+        speed: Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED }),
+      },
+      { additionalProperties: false },
+    ),
+    faults: Type.Array(FaultRuleInputSchema, { maxItems: 1_000 }),
+    queues: Type.Array(BundleQueueSchema, { maxItems: 100 }),
+    scenario: ScenarioFieldsSchema,
+    notes: Type.Optional(Type.Array(Type.String({ maxLength: 2_000 }), { maxItems: 1_000 })),
+    // Carried for people and HAR tools; an import does not replay it.
+    har: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
 
 export const bundleCommands = {
   'bundles.export': command<ReproBundle>()({

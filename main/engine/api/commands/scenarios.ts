@@ -152,6 +152,20 @@ export const ScenarioStepSchema = Type.Union([
 const sameSteps: SameFields<Static<typeof ScenarioStepSchema>, ScenarioStep> = true;
 void sameSteps;
 
+/**
+ * A scenario's own fields, as a file, `POST /scenarios` and a bundle's `scenario` give them. Nothing
+ * else: a `"faults"` or `"clock"` beside `steps` (a bundle's, put in a scenario file) would be
+ * dropped without a word, and the run would pass without the rules or clock it was meant to have.
+ */
+export const ScenarioFieldsSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.Optional(Type.String({ maxLength: 2_000 })),
+    steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: MAX_SCENARIO_STEPS }),
+  },
+  { additionalProperties: false },
+);
+
 export type StoredScenarioView = Scenario & { lastReport: ScenarioReport | null };
 
 export const scenarioCommands = {
@@ -162,12 +176,10 @@ export const scenarioCommands = {
   }),
   'scenarios.save': command<StoredScenarioView>()({
     summary: 'Saves a scenario (a new one, or an existing one by id).',
-    input: Type.Object({
-      id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,80}$' })),
-      name: Type.String({ minLength: 1, maxLength: 200 }),
-      description: Type.Optional(Type.String({ maxLength: 2_000 })),
-      steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: MAX_SCENARIO_STEPS }),
-    }),
+    input: Type.Object(
+      { id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,80}$' })), ...ScenarioFieldsSchema.properties },
+      { additionalProperties: false },
+    ),
     http: { method: 'POST', path: '/scenarios' },
   }),
   'scenarios.get': command<StoredScenarioView>()({
