@@ -43,6 +43,6 @@ export function nothingChecked(
  */
 export function notCheckedAdvice(report: Pick<ScenarioReport, 'steps'>): string {
   return report.steps.some((step) => step.unchecked)
-    ? "A bundle exported while the clock ran can leave its players' timers elsewhere in the replay: export the span again with the clock stopped (or slower), or add an expectation the run can hold"
+    ? "A bundle exported while the clock ran can leave its players' timers elsewhere in the replay: export the span again with the clock stopped (or slower), or add an expectation the run can hold (in a file of your own, a requestsBefore the run meets)"
     : 'Add an expectation the run can hold, or a call whose answer it judges (one the file marks as not checked, or still waiting at an export, is not)';
 }

@@ -364,7 +364,8 @@ function noteDrift(
     if (asked <= then || asked > (upTo[playerId] ?? then) || drifted.has(playerId)) continue;
     drifted.set(
       playerId,
-      `the bundle was exported while the clock ran, and its timers fell elsewhere around step ${index + 1} (${step.type}): it had made ${then} request${then === 1 ? '' : 's'} before it then, ${asked} in this run`,
+      // Said of the file's numbers, not of an export: a hand-written scenario may give requestsBefore too.
+      `its timers fell elsewhere around step ${index + 1} (${step.type}): it had made ${then} request${then === 1 ? '' : 's'} before it then (requestsBefore), ${asked} in this run`,
     );
     found = true;
   }
@@ -374,7 +375,7 @@ function noteDrift(
   if (found && shared && !drifted.has(EVERY_PLAYER))
     drifted.set(
       EVERY_PLAYER,
-      `rule ${shared.label ?? shared.id} (a count or a chance, shared by every player) answered otherwise once a player's requests came at other moments than in the source (the bundle was exported while the clock ran)`,
+      `rule ${shared.label ?? shared.id} (a count or a chance, shared by every player) answered otherwise once a player's requests came at other moments than in the source`,
     );
   return found;
 }
