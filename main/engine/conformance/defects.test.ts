@@ -396,6 +396,13 @@ describe('a server wrong in one way fails that one case', () => {
     );
   });
 
+  it('says an item a window holds twice as held twice, not only as one item too many (outsider y10)', async () => {
+    const { run } = await check({ defects: ['repeatsItemOnResume'] });
+    expect(run.cases.find((c) => c.id === 'item-window.reasons')!.message).toMatch(
+      /^reason=resume \(GET \/itemWindow\?reason=resume&.*\): (item-\d+) appears twice in one window, where reason=\w+ was right/,
+    );
+  });
+
   it('names the later window that claims the beginning of the queue', async () => {
     const { run } = await check({ defects: ['beginningAlwaysTrue'] });
     expect(run.cases.find((c) => c.id === 'item-window.queue-ends')!.message).toMatch(

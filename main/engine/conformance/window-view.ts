@@ -22,3 +22,10 @@ export interface WindowView {
 export function idOf(item: unknown): string | null {
   return isObject(item) && typeof item.id === 'string' && item.id !== '' ? item.id : null;
 }
+
+/** The first id a window holds twice, if any: one item's id standing for two places in the queue. */
+export function repeatedId(view: Pick<WindowView, 'ids'>): string | undefined {
+  if (!view.ids) return undefined;
+  const seen = new Set<string>();
+  return view.ids.find((id) => seen.size === seen.add(id).size);
+}

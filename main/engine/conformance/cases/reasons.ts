@@ -26,6 +26,7 @@ import { RULE } from '../rules.js';
 import { is2xx, outcomeOf, requestLine, type Answer, type WindowAsk } from '../server.js';
 import { isVersion } from '../version-answer.js';
 import { flagProblems } from '../walk.js';
+import { repeatedId } from '../window-view.js';
 import { knownIds, missingItemProblem, sizeProblems } from './sizes.js';
 
 const REASONS: readonly ItemWindowReason[] = [...ITEM_WINDOW_REASONS, ...COMBINED_REASONS];
@@ -147,5 +148,12 @@ function windowProblems(ask: WindowAsk, view: WindowView, facts: SuiteFacts): st
   // Where skipToItem's window stands is item-window.centred's to judge, with the neighbours. Said
   // without what the window held, so that the baseline's same miss is known as the same (review).
   const missing = ask.reason === 'skipToItem' ? null : missingItemProblem(ask, view, false);
-  return [...(missing ? [missing] : []), ...sizeProblems(ask, view), ...(walked ? flagProblems(view, walk) : [])];
+  // Said on its own: a window that repeats an item read only as one item too many (outsider y10).
+  const twice = repeatedId(view);
+  return [
+    ...(missing ? [missing] : []),
+    ...(twice === undefined ? [] : [`${twice} appears twice in one window`]),
+    ...sizeProblems(ask, view),
+    ...(walked ? flagProblems(view, walk) : []),
+  ];
 }

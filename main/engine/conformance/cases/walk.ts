@@ -7,6 +7,7 @@ import { RULE } from '../rules.js';
 import { requestLine } from '../server.js';
 import type { Walk } from '../facts.js';
 import { flagProblems, walkQueue } from '../walk.js';
+import { repeatedId } from '../window-view.js';
 
 export const queueEnds: ConformanceCase = {
   id: 'item-window.queue-ends',
@@ -58,9 +59,7 @@ export const uniqueIds: ConformanceCase = {
     const findings = new Findings();
     for (const problem of walk.idProblems) findings.fail(problem);
     for (const view of facts.windows) {
-      if (!view.ids) continue;
-      const seen = new Set<string>();
-      const twice = view.ids.find((id) => seen.size === seen.add(id).size);
+      const twice = repeatedId(view);
       if (twice !== undefined) findings.fail(`${requestLine(view.answer)}: ${twice} appears twice in one window`);
     }
     const seenAgain = walk.idsSeenAgain

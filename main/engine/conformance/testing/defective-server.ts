@@ -74,6 +74,11 @@ export const DEFECTS = {
   refusesCombinedReason: 'item-window.reasons',
   /** For skipNext, skipPrev, pause, play and resume, ignores the sizes: 5 before, 10 after. */
   reasonsIgnoreSizes: 'item-window.reasons',
+  /**
+   * For resume, gives the window's last item the id of the one before it, at the size asked: the
+   * player would hold one item in two places (outsider y10, which read as one item too many).
+   */
+  repeatsItemOnResume: 'item-window.reasons',
   /** For queueCompleted, says includesEndOfQueue false even at the queue's end. */
   queueCompletedNeverEnds: 'item-window.reasons',
   /** Refuses final reports with 400. */
@@ -586,6 +591,9 @@ export async function startDefectiveServer(options: DefectiveServerOptions = {})
         ...(options.noSkipBackItems?.includes(id) ? { policies: { canSkipBack: false } } : {}),
       };
     });
+    // The item before, whole (the same track): one id in two places, nothing else wrong.
+    if (defects.has('repeatsItemOnResume') && reason === 'resume' && items.length > 1)
+      items[items.length - 1] = items.at(-2)!;
     return send(response, 200, {
       includesBeginningOfQueue:
         (from === 0 &&
