@@ -171,6 +171,18 @@ describe('a repro bundle', () => {
     expect(JSON.stringify(again.har).length).toBeLessThan(JSON.stringify(bundle.har).length + 20_000);
   });
 
+  it('counts no earlier export in its limit: repeated exports of the newest 3 hold 3 entries each', async () => {
+    const held: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const again = await ok<ReproBundle>(source, 'POST', '/bundles/export', { limit: 3 });
+      held.push(again.har.log.entries.length);
+      const paths = again.har.log.entries.map((entry) => new URL(entry.request.url).pathname);
+      if (round > 0) expect(again.notes.some((note) => note.startsWith('the HAR leaves out'))).toBe(true);
+      expect(paths.filter((path) => path === '/admin/api/bundles/export').length).toBeLessThanOrEqual(1);
+    }
+    expect(held).toEqual([3, 3, 3]);
+  });
+
   it('derives a scenario with variables for sessions, queue URLs, tokens and items', () => {
     const steps = bundle.scenario.steps;
     expect(bundle.scenario.name).toBe('Kitchen goes idle');
