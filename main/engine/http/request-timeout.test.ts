@@ -7,7 +7,7 @@
  * listener's app is made by createServiceApp, the engine's only `Fastify(…)`.
  */
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createServiceApp, REQUEST_ARRIVAL_TIMEOUT_MS } from './service-app.js';
 
 /** Sends a POST's headers announcing 2,000 bytes, then one byte every 200 ms; resolves with what came back and when. */
@@ -45,6 +45,35 @@ describe('a request that does not arrive in time', () => {
       expect(afterMs).toBeGreaterThan(900);
       expect(afterMs).toBeLessThan(3_000);
     } finally {
+      await app.close();
+    }
+  });
+
+  it('lets go of its deadline once its connection closes, answered before its body came', async () => {
+    // A deadline no other timer of the test has: the timers armed with it are the requests' own.
+    const deadlineMs = 54_321;
+    const armed = vi.spyOn(globalThis, 'setTimeout');
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    const app = createServiceApp({ requestTimeoutMs: deadlineMs });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      // A path that takes no body is answered 404 before it is read, and the connection closed
+      // behind it: the request has no `end` or `close` of its own. Its timer held the socket, the
+      // request and the answer for the whole deadline (outsider: 1 GB of them under a flood).
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => dripBody((app.server.address() as { port: number }).port, '/nowhere')),
+      );
+      expect(answers.map(({ head }) => head)).toEqual(Array(5).fill('HTTP/1.1 404 Not Found'));
+      await new Promise((resolve) => setImmediate(resolve));
+      const deadlines = armed.mock.calls.flatMap((call, k) =>
+        call[1] === deadlineMs ? [armed.mock.results[k]!.value] : [],
+      );
+      expect(deadlines).toHaveLength(5);
+      const gone = new Set(cleared.mock.calls.map(([timer]) => timer));
+      expect(deadlines.filter((timer) => !gone.has(timer))).toEqual([]);
+    } finally {
+      armed.mockRestore();
+      cleared.mockRestore();
       await app.close();
     }
   });
