@@ -47,8 +47,18 @@ describe('a run’s JUnit report', () => {
     };
     const xml = scenarioJUnit(calls, callSteps, 'calls.json');
     expect(xml).toMatch(/<testsuite [^>]*tests="1"/);
-    expect(xml).toMatch(/<testcase [^>]*name="the answers of its 2 calls"/);
+    expect(xml).toMatch(/<testcase [^>]*name="the answers of its 2 judged calls"/);
     expect(scenarioJUnit({ ...calls, passed: false }, callSteps, 'calls.json')).not.toMatch(/the answers of its/);
+    // A call whose answer the run did not judge passed whatever came back: not counted as answered as the file says.
+    const oneUnjudged: ScenarioReport = {
+      ...calls,
+      steps: calls.steps.map((step) => (step.index === 1 ? { ...step, notJudged: true } : step)),
+    };
+    const said = scenarioJUnit(oneUnjudged, callSteps, 'calls.json');
+    expect(said).toMatch(/<testcase [^>]*name="the answers of its 1 judged call"/);
+    expect(said).toMatch(
+      /1 call answered as the file says \(it has no expect step\); 1 more made, whose answer the run does not judge/,
+    );
   });
 
   it('adds a case in error when nothing the run expects was checked: skipped cases alone read green', () => {

@@ -45,13 +45,18 @@ export function scenarioJUnit(report: ScenarioReport, steps: readonly ScenarioSt
   // A file with no expectation checks its calls' answers: one case says how many, or the report
   // reads `tests="0"`, which a CI viewer shows as nothing run.
   if (!steps.some((step) => step.type === 'expect') && report.notChecked === undefined && report.passed) {
-    const calls = report.steps.filter((result) => CHECKING_STEP_TYPES.has(result.type)).length;
+    // Counted by what the run judged: a call the file marks as not checked passed whatever came back.
+    const made = report.steps.filter((result) => CHECKING_STEP_TYPES.has(result.type));
+    const calls = made.filter((result) => !result.notJudged).length;
+    const unjudged = made.length - calls;
     suite
       .testCase()
       .className(plain(report.name))
-      .name(`the answers of its ${calls} call${calls === 1 ? '' : 's'}`)
+      .name(`the answers of its ${calls} judged call${calls === 1 ? '' : 's'}`)
       .file(plain(source))
-      .standardOutput(`${calls} call${calls === 1 ? '' : 's'} answered as the file says (it has no expect step)`);
+      .standardOutput(
+        `${calls} call${calls === 1 ? '' : 's'} answered as the file says (it has no expect step)${unjudged ? `; ${unjudged} more made, whose answer${unjudged === 1 ? '' : 's'} the run does not judge (each step says why)` : ''}`,
+      );
   }
   // A run that checked nothing is no pass: a case of its own says so, where skipped cases alone would read green.
   if (report.notChecked !== undefined)

@@ -170,6 +170,11 @@ export interface ScenarioStepResult {
   waiting?: boolean;
   /** An `expect` the run could not hold the player to (its timers fell elsewhere than in the source): skipped, not met. */
   unchecked?: true;
+  /**
+   * A call whose answer the run does not judge (the file marks it `pendingAtExport` or
+   * `outcomeNotChecked`, or its player's timers fell elsewhere): passed, whatever came back.
+   */
+  notJudged?: true;
   /** A failed `expect` whose transitions were not met: expected and actual side by side, and the exchanges around the first difference. */
   explanation?: ExpectationExplanation;
 }

@@ -150,15 +150,17 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
           found,
           (work) => settleCall(work, deps, { besideNext, heldBefore }),
         );
+        const notJudged = notChecked === null ? {} : { notJudged: true as const };
         const result: ScenarioStepResult =
           typeof outcome === 'string'
-            ? { index, type: step.type, status: 'passed', message: unjudgedSaid(outcome, notChecked) }
+            ? { index, type: step.type, status: 'passed', message: unjudgedSaid(outcome, notChecked), ...notJudged }
             : {
                 index,
                 type: step.type,
                 status: 'passed',
                 message: outcome.beside ? 'waiting while the next call is made' : 'waiting for engine time',
                 waiting: true,
+                ...notJudged,
               };
         results.push(result);
         if (isJudgedCall(step) && notChecked === null) judgedCalls += 1;
@@ -177,6 +179,7 @@ export async function runScenario(scenario: Scenario, deps: ScenarioDeps): Promi
             type: step.type,
             status: 'passed',
             message: `${messageOf(error)} (not checked: ${notChecked})`,
+            notJudged: true,
           });
           announce(results.at(-1)!, false);
           continue;
