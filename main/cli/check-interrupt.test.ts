@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { claimOutput, claimOutputs, writeReport } from './output.js';
+import { claimOutput, claimOutputs } from './output.js';
 import { UsageError } from './usage.js';
 
 const BIN = fileURLToPath(new URL('../../out/cli/bin.js', import.meta.url));
@@ -85,7 +85,7 @@ describe('a check whose process is killed outright', () => {
   }, 30_000);
 });
 
-describe('claimOutput and writeReport', () => {
+describe('claimOutput and a claimed report', () => {
   it('claim a path without touching what is there, and leave no file where there was none', () => {
     const kept = join(dir, 'kept.json');
     writeFileSync(kept, 'before');
@@ -101,14 +101,16 @@ describe('claimOutput and writeReport', () => {
     const path = join(dir, 'whole.json');
     writeFileSync(path, 'old');
     const said: string[] = [];
-    writeReport(path, 'new', { stdout: () => undefined, stderr: (text) => said.push(text) });
+    claimOutputs({ json: path }).write(path, 'new', { stdout: () => undefined, stderr: (text) => said.push(text) });
     expect(readFileSync(path, 'utf8')).toBe('new');
     expect(said).toEqual([`wrote ${path}\n`]);
     // A folder where the report would go: the rename fails, the old folder stays, no temporary file is left.
     const taken = join(dir, 'taken');
     mkdirSync(taken);
     writeFileSync(join(taken, 'inside'), 'x');
-    expect(() => writeReport(taken, 'x', { stdout: () => undefined, stderr: () => undefined })).toThrow();
+    expect(() =>
+      claimOutputs({ json: taken }).write(taken, 'x', { stdout: () => undefined, stderr: () => undefined }),
+    ).toThrow(/it is a folder/);
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 

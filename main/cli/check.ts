@@ -19,7 +19,7 @@ import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { BASE_URL_EXAMPLE } from '../engine/api/conformance-text.js';
 import { isReplay, REPLAY_USAGE, replayCommand } from './check-replay.js';
 import { baseUrlQueryProblem } from '../engine/api/base-url.js';
-import { claimOutputs, quietLogger, writeReport } from './output.js';
+import { claimOutputs, quietLogger } from './output.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
@@ -145,7 +145,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode>
     });
   const args = parseCheckArgs(argv);
   const outputs = { json: args.json, junit: args.junit, html: args.html } as const;
-  claimOutputs(outputs);
+  const reports = claimOutputs(outputs);
   const engine = await checkEngine(io);
   try {
     const total = (await engine.commands.run('conformance.cases')).length;
@@ -155,7 +155,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode>
     const run = await runCheck(engine, args, (result, index) => io.stdout(caseLine(result, index, total)));
     for (const [format, path] of Object.entries(outputs)) {
       if (path)
-        writeReport(
+        reports.write(
           path,
           (await engine.commands.run('conformance.runs.export', { id: run.id, format: format as keyof typeof outputs }))
             .content,

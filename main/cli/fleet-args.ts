@@ -117,6 +117,8 @@ export function parseFleetArgs(argv: string[]): {
   json?: string;
   junit?: string;
   html?: string;
+  /** The `--fault` files read: no report may be written over one. */
+  reads: string[];
 } {
   const { values, positionals } = parseCommandLine(
     argv,
@@ -188,6 +190,7 @@ export function parseFleetArgs(argv: string[]): {
     ...(values.json ? { json: values.json } : {}),
     ...(values.junit ? { junit: values.junit } : {}),
     ...(values.html ? { html: values.html } : {}),
+    reads: (values.fault ?? []).filter((spec) => !FAULT_PRESETS.some((preset) => preset.id === spec)),
   };
 }
 

@@ -12,15 +12,15 @@ import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { endpointLine, headline, liveLine } from '../engine/fleet/reports/text.js';
 import { parseFleetArgs } from './fleet-args.js';
 import type { CliIo } from './io.js';
-import { claimOutputs, quietLogger, writeReport } from './output.js';
+import { claimOutputs, quietLogger } from './output.js';
 import { EXIT, UsageError, type ExitCode } from './usage.js';
 import { packageVersion } from './version.js';
 
 export { FLEET_USAGE } from './fleet-args.js';
 
 export async function fleetCommand(argv: string[], io: CliIo): Promise<ExitCode> {
-  const { input, ...outputs } = parseFleetArgs(argv);
-  claimOutputs(outputs);
+  const { input, reads, ...outputs } = parseFleetArgs(argv);
+  const reports = claimOutputs(outputs, reads);
   const engine = await createEngine({
     dataDir: null,
     port: 0,
@@ -60,7 +60,7 @@ export async function fleetCommand(argv: string[], io: CliIo): Promise<ExitCode>
     const report = await follow(id, engine.commands.run.bind(engine.commands) as Follow, io);
     for (const [format, path] of Object.entries(outputs)) {
       if (path)
-        writeReport(path, (await engine.commands.run('fleets.export', { id, format: format as 'json' })).content, io);
+        reports.write(path, (await engine.commands.run('fleets.export', { id, format: format as 'json' })).content, io);
     }
     if (report.error?.kind === 'unreachable') {
       io.stderr(`${terminalSafe(report.error.message)}\n`);

@@ -4,6 +4,7 @@ import {
   closeSync,
   constants,
   existsSync,
+  fstatSync,
   openSync,
   realpathSync,
   renameSync,
@@ -20,38 +21,112 @@ import { UsageError } from './usage.js';
 /**
  * A report path that cannot be written is a bad command line, found before anything runs. Found
  * without touching what is there: a run stopped by Ctrl-C must not have emptied the report an
- * earlier run wrote at that path (audit), and a refused command leaves no empty file behind.
+ * earlier run wrote at that path (audit), and a refused command leaves no empty file behind. A
+ * pipe or a device (`--json >(jq .)`, a FIFO, `/dev/stdout`) is opened now and written into as it
+ * is: one renamed over would be replaced by a plain file (outsider: `/dev/full`, run as root), and
+ * a FIFO nobody reads is refused at once, where opening it waited for a reader past `--timeout`.
  */
-export function claimOutput(path: string): void {
+export function claimOutput(path: string): ReportTarget {
   try {
+    const target = streamTarget(path);
+    if (target) return target;
     const existed = existsSync(path);
     closeSync(openSync(path, 'a'));
     if (!existed) rmSync(path);
-    // The report is written beside it and renamed over it (writeReport): the folder must take a file.
-    accessSync(dirname(resolve(path)), constants.W_OK);
+    // The report is written beside the file and renamed over it: the folder must take a file. A link
+    // is followed, so that the file it names gets the report and the link stays a link.
+    const file = existed ? realpathSync(path) : resolve(path);
+    accessSync(dirname(file), constants.W_OK);
+    return { kind: 'file', file };
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot write the report to ${path}: ${messageOf(error)}`);
   }
 }
 
 /**
+ * Where one report goes: a file renamed into place whole, or a pipe or device opened at the claim
+ * (`inherited`: one of the process's own descriptors, left open for what else it writes).
+ */
+export type ReportTarget = { kind: 'file'; file: string } | { kind: 'stream'; fd: number; inherited?: true };
+
+/** `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: a descriptor the process has. */
+const OWN_DESCRIPTOR = /^\/dev\/(?:std(out|err)|fd\/(\d{1,6}))$|^\/proc\/self\/fd\/(\d{1,6})$/;
+
+/** A pipe or a device at `path`, opened for writing; null for a regular file or none. */
+function streamTarget(path: string): ReportTarget | null {
+  // Written through the descriptor itself: a socket (what a spawning process often gives as
+  // stdout) cannot be opened again by its path (ENXIO), and a file it names is written where the
+  // shell's redirection put it.
+  const own = OWN_DESCRIPTOR.exec(path);
+  if (own) {
+    const fd = own[1] === 'out' ? 1 : own[1] === 'err' ? 2 : Number(own[2] ?? own[3]);
+    fstatSync(fd);
+    return { kind: 'stream', fd, inherited: true };
+  }
+  if (!existsSync(path)) return null;
+  const stat = statSync(path);
+  if (stat.isFile()) return null;
+  if (stat.isDirectory()) throw new UsageError(`cannot write the report to ${path}: it is a folder`);
+  if (!stat.isFIFO()) return { kind: 'stream', fd: openSync(path, 'w') };
+  // Opened without waiting first: with no reader, the open fails (ENXIO) instead of waiting for one.
+  let probe: number;
+  try {
+    probe = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+    throw new UsageError(`cannot write the report to ${path}: it is a pipe nothing reads (start what reads it first)`);
+  }
+  // Then opened to write as usual (a reader is there), before the probe closes: its close alone
+  // would tell the reader the report had ended before it began.
+  const fd = openSync(path, 'w');
+  closeSync(probe);
+  return { kind: 'stream', fd };
+}
+
+/** The report paths one command claimed, each written once its report is made. */
+export interface ClaimedOutputs {
+  /** Writes the whole report or nothing to a file (beside it, then renamed over it: a kill midway leaves the old one); into a pipe or device as it is. */
+  write(path: string, text: string, io: CliIo): void;
+}
+
+/**
  * Claims every report path of one command (by flag, e.g. `--json`), and refuses one file named by
  * two flags (the second report would be renamed over the first without a word, one report where
- * the user asked for two) or a report over the file the command reads (`run b.json --json b.json`
- * would replace the bundle with its report). A relative and an absolute path, or a link to the same
- * folder, name the same file.
+ * the user asked for two) or a report over a file the command reads (`run b.json --json b.json`
+ * would replace the bundle with its report, `fleet --fault f.json --json f.json` the rules). A
+ * relative and an absolute path, or a link to the same folder, name the same file.
  */
-export function claimOutputs(paths: Readonly<Record<string, string | undefined>>, reads: readonly string[] = []): void {
+export function claimOutputs(
+  paths: Readonly<Record<string, string | undefined>>,
+  reads: readonly string[] = [],
+): ClaimedOutputs {
   const byFile = new Map<string, string>();
   for (const path of reads) byFile.set(fileOf(path), 'the file this command reads');
+  const targets = new Map<string, ReportTarget>();
   for (const [flag, path] of Object.entries(paths)) {
     if (!path) continue;
-    claimOutput(path);
+    targets.set(path, claimOutput(path));
     const file = fileOf(path);
     const other = byFile.get(file);
     if (other) throw new UsageError(`--${flag} ${path} is ${other}: give each report a file of its own`);
     byFile.set(file, `the file --${flag} names`);
   }
+  return {
+    write(path, text, io) {
+      const target = targets.get(path) ?? claimOutput(path);
+      if (target.kind === 'stream') {
+        try {
+          writeFileSync(target.fd, text);
+        } finally {
+          if (!target.inherited) closeSync(target.fd);
+          targets.delete(path);
+        }
+      } else writeWhole(target.file, text);
+      io.stderr(`wrote ${path}
+`);
+    },
+  };
 }
 
 /**
@@ -67,17 +142,16 @@ function fileOf(path: string): string {
   return join(realpathSync(dirname(resolve(path))), basename(path));
 }
 
-/** Writes the whole report or nothing: beside the path, then renamed over it, so a kill midway leaves the old one. */
-export function writeReport(path: string, text: string, io: CliIo): void {
-  const beside = join(dirname(resolve(path)), `.${basename(path)}.${process.pid}.tmp`);
+/** The whole text or nothing at `file`: written beside it, then renamed over it. */
+function writeWhole(file: string, text: string): void {
+  const beside = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   try {
     writeFileSync(beside, text);
-    renameSync(beside, path);
+    renameSync(beside, file);
   } catch (error) {
     rmSync(beside, { force: true });
     throw error;
   }
-  io.stderr(`wrote ${path}\n`);
 }
 
 /** The engine's start-up chatter is not the command's output; warnings and errors still show. */

@@ -13,7 +13,7 @@ import { createEngine, type Engine } from '../engine/index.js';
 import { TRANSITIONS } from '../engine/player/transitions.js';
 import { createLogger } from '../engine/log.js';
 import type { CliIo } from './io.js';
-import { claimOutputs, quietLogger, writeReport } from './output.js';
+import { claimOutputs, quietLogger } from './output.js';
 import { scenarioJUnit } from './junit.js';
 import { explanationLines } from './explanation.js';
 import { readJsonFile, STREAM_READ_MS } from './json-file.js';
@@ -150,7 +150,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
       new Set((await engine.commands.run('players.list', {})).map((player) => player.id)),
     );
     // Claimed once the file is known to run: a refused file leaves no empty report behind.
-    claimOutputs({ json: args.json, junit: args.junit }, [args.file]);
+    const reports = claimOutputs({ json: args.json, junit: args.junit }, [args.file]);
     // Its notes come on lines of their own: each line made safe, the breaks kept.
     io.stdout(`run ${plain(args.file)}: ${printable(setUp)}\n`);
     // The run's own start, once its first step says it: the times printed are the reports' times.
@@ -195,13 +195,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<ExitCode> {
         why,
       });
       if (args.json)
-        writeReport(args.json, reportJson({ file: args.file, kind: input.kind, deadline: why, ...stopped }), io);
-      if (args.junit) writeReport(args.junit, scenarioJUnit(stopped, steps, args.file), io);
+        reports.write(args.json, reportJson({ file: args.file, kind: input.kind, deadline: why, ...stopped }), io);
+      if (args.junit) reports.write(args.junit, scenarioJUnit(stopped, steps, args.file), io);
       return EXIT.failed;
     }
     io.stdout(`${summaryLine(report, steps)}\n`);
-    if (args.json) writeReport(args.json, reportJson({ file: args.file, kind: input.kind, ...report }), io);
-    if (args.junit) writeReport(args.junit, scenarioJUnit(report, steps, args.file), io);
+    if (args.json) reports.write(args.json, reportJson({ file: args.file, kind: input.kind, ...report }), io);
+    if (args.junit) reports.write(args.junit, scenarioJUnit(report, steps, args.file), io);
     // Nothing it expects could be checked: the file, as it stands, cannot tell a right console from a wrong one.
     if (report.notChecked !== undefined) return EXIT.usage;
     return report.passed ? EXIT.ok : EXIT.failed;
