@@ -52,10 +52,14 @@ describe('a hand-written scenario with a queue of its own', () => {
           })),
         },
         saveQueue: 'own',
+        // A queue made answers no item ids of its own: they are read from it (outsider: "made 0 items").
+        saveItemIds: ['first', 'second', 'third'],
       },
-      ...sessionAndLoad('group-living-room', '${own.queueBaseUrl}', '${own.httpAuthorization}'),
+      ...sessionAndLoad('group-living-room', '${own.queueBaseUrl}', '${own.httpAuthorization}', {
+        itemId: '${second}',
+      }),
       { type: 'clock', advanceMs: 1_000 },
-      { type: 'expect', playerId: 'player-living-room', state: 'PLAYING' },
+      { type: 'expect', playerId: 'player-living-room', state: 'PLAYING', itemId: '${second}' },
       { type: 'queueEdit', command: 'queues.items.generate', input: { id: '${own.id}', count: 2 } },
     ]);
     expect(

@@ -95,7 +95,12 @@ export async function runJournalStep(
             if (typeof value !== 'string') throw new Error(`${step.command} answered no ${field} to save`);
             ctx.vars.set(`${step.saveQueue}.${field}`, value);
           }
-        const made = answer?.itemIds ?? [];
+        // A queue made answers its id, not its items': they are read from it, in their order.
+        const made =
+          answer?.itemIds ??
+          (step.command === 'queues.create' && step.saveItemIds?.length && typeof answer?.id === 'string'
+            ? ((await run('queues.get', { id: answer.id })) as { items: { id: string }[] }).items.map((item) => item.id)
+            : []);
         (step.saveItemIds ?? []).forEach((name, index) => {
           const id = made[index];
           if (id === undefined)
