@@ -10,6 +10,7 @@ import type { Validator } from 'typebox/compile';
 import type { Static } from 'typebox';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BUNDLE_VERSIONS_READ, type BundleImportResult } from '../api/bundle-types.js';
 import { ReproBundleSchema } from '../api/commands/bundles.js';
+import { queueEditProblems } from '../api/queue-edit-inputs.js';
 import { EngineError } from '../api/errors.js';
 import { explainAll } from '../api/explain.js';
 import { compileLoaded, loadCompiler } from '../api/lazy-typebox.js';
@@ -220,7 +221,11 @@ function meaningProblems(bundle: Bundle): string[] {
     );
   const repeated = repeatedRuleRefs(bundle.scenario.steps);
   if (repeated.length) problems.push(describeRepeatedRefs(repeated, '/scenario/steps'));
-  problems.push(...misplacedAtOnce(bundle.scenario.steps).map((why) => `/scenario/steps/${why}`));
+  problems.push(
+    ...[...misplacedAtOnce(bundle.scenario.steps), ...queueEditProblems(bundle.scenario.steps)].map(
+      (why) => `/scenario/steps/${why}`,
+    ),
+  );
   const unfilled = unfilledVariables(bundle.scenario.steps, known);
   if (unfilled.length)
     problems.push(

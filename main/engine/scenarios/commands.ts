@@ -17,6 +17,7 @@ import {
 } from '../api/scenario-variables.js';
 import { uncheckedScenario, unknownNames } from '../api/scenario-checks.js';
 import { TRANSITIONS } from '../player/transitions.js';
+import { queueEditProblems } from '../api/queue-edit-inputs.js';
 
 /** The names an `expect` step's transitions may take: the rows of the player's table. */
 const TRANSITION_IDS: ReadonlySet<string> = new Set(TRANSITIONS.map((row) => row.id));
@@ -46,7 +47,7 @@ export function scenarioCommandHandlers(
         );
       const repeated = repeatedRuleRefs(steps);
       if (repeated.length) throw new EngineError('invalid_input', describeRepeatedRefs(repeated, '/steps'));
-      const misplaced = misplacedAtOnce(steps);
+      const misplaced = [...misplacedAtOnce(steps), ...queueEditProblems(steps)];
       if (misplaced.length) throw new EngineError('invalid_input', misplaced.map((why) => `/steps/${why}`).join(', '));
       const unfilled = unfilledVariables(steps);
       if (unfilled.length)

@@ -71,6 +71,36 @@ describe('a hand-written scenario with a queue of its own', () => {
     expect(queues.find((q) => q.name === 'made by the scenario')).toMatchObject({ itemCount: 5 });
   });
 
+  it("refuses a queueEdit whose input its command would refuse (400), judging a variable's value once filled", async () => {
+    const saved = await admin(engine, 'POST', '/scenarios', {
+      name: 'bad queue edits',
+      steps: [
+        { type: 'queueEdit', command: 'queues.items.add', input: { queueId: queue.id } },
+        { type: 'queueEdit', command: 'queues.items.generate', input: { id: queue.id, count: -5 } },
+        { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
+      ],
+    });
+    expect(saved.status).toBe(400);
+    const { message } = (saved.body as { error: { message: string } }).error;
+    expect(message).toMatch(/\/steps\/0\/input must have required properties id, items/);
+    expect(message).toMatch(/\/steps\/1\/input\/count must be >= 1/);
+    // A value a variable fills is the run's to judge: a scenario's own queue's id is one.
+    const filled = await admin(engine, 'POST', '/scenarios', {
+      name: 'filled queue edits',
+      steps: [
+        {
+          type: 'queueEdit',
+          command: 'queues.create',
+          input: { name: 'own', items: [{ track: { name: 'A', mediaUrl: 'https://media.example.com/a.mp3' } }] },
+          saveQueue: 'own',
+        },
+        { type: 'queueEdit', command: 'queues.items.generate', input: { id: '${own.id}', count: 2 } },
+        { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
+      ],
+    });
+    expect(filled.status, JSON.stringify(filled.body)).toBe(200);
+  });
+
   it('refuses a `${name.…}` that no queueEdit before it saved (400)', async () => {
     const saved = await admin(engine, 'POST', '/scenarios', {
       name: 'uses a queue nobody made',
