@@ -362,6 +362,18 @@ describe('check --replay', () => {
     writeFileSync(deep, '['.repeat(200_000));
     const other = join(dir, 'other.json');
     writeFileSync(other, JSON.stringify({ name: 'a scenario', steps: [] }));
+    // Reports no run can replay: refused as reports, not failed as checks (outsider: exit 1).
+    const written = JSON.parse(readFileSync(report, 'utf8')) as ConformanceRun;
+    const asReport = (name: string, change: Partial<ConformanceRun>) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify({ ...written, ...change }));
+      return path;
+    };
+    const fileUrl = asReport('file-url.json', { baseUrl: 'file:///etc/' });
+    const withPassword = asReport('with-password.json', { baseUrl: 'http://user:secret@127.0.0.1:1/q/' });
+    const unknownCases = asReport('unknown-cases.json', {
+      cases: written.cases.map((result) => ({ ...result, id: `bogus-${result.id}`, outcome: 'fail' as const })),
+    });
     for (const [args, message] of [
       [['--replay', join(dir, 'missing.json')], /cannot read the report/],
       [['--replay', notJson], /the report .*not\.json is not JSON: line 1, column 1: not a JSON value/],
@@ -372,6 +384,12 @@ describe('check --replay', () => {
         /carried an Authorization \(Bearer toke•••\), which the report holds masked: give it again with --authorization/,
       ],
       [['--replay', report, front.baseUrl], /takes its BASE_URL from the report/],
+      [['--replay', fileUrl, '--authorization', authorization], /^the report's baseUrl must match pattern/m],
+      [
+        ['--replay', withPassword, '--authorization', authorization],
+        /^the report's baseUrl carries a user name or password, which a base URL must not: give credentials with --authorization$/m,
+      ],
+      [['--replay', unknownCases, '--authorization', authorization], /^no case "bogus-/m],
       [
         ['--replay', report, '--authorization', authorization, '--timeout', '0'],
         /--timeout must be a number of seconds/,

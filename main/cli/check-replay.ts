@@ -7,6 +7,7 @@
  * when every failing case is fixed, 1 when one is not (a warning left is said, and fails nothing,
  * as in `check`), 2 for a bad command line or report, or a server that cannot be reached at all.
  */
+import { startRefused } from './check-start.js';
 import {
   DEFAULT_CONFORMANCE_TIMEOUT_MS,
   type ConformanceCaseResult,
@@ -102,6 +103,12 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
     ),
     ...neverRan(report),
   ]);
+  // Never said with credentials in it: a user name and password are no part of a base URL (the
+  // engine refuses them), and the banner printed them (outsider).
+  if (URL.canParse(report.baseUrl) && (new URL(report.baseUrl).username || new URL(report.baseUrl).password))
+    throw new UsageError(
+      `the report's baseUrl carries a user name or password, which a base URL must not: give credentials with --authorization`,
+    );
   const baseUrl = terminalSafe(report.baseUrl);
   if (replayed.length === 0) {
     io.stdout(`replay ${args.report}: no case failed or warned against ${baseUrl}: nothing to replay\n`);
@@ -118,8 +125,12 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
   }
   const engine = await checkEngine(io);
   try {
-    io.stdout(`replay ${args.report}: ${replayed.length} case${replayed.length === 1 ? '' : 's'} against ${baseUrl}\n`);
-    const run = await replayRun(engine, report.baseUrl, replayed, args);
+    // Said once the run has started: a report whose base URL the engine refuses says nothing else.
+    const run = await replayRun(engine, report.baseUrl, replayed, args, () =>
+      io.stdout(
+        `replay ${args.report}: ${replayed.length} case${replayed.length === 1 ? '' : 's'} against ${baseUrl}\n`,
+      ),
+    );
     if (run.error?.kind === 'unreachable') {
       io.stderr(`${terminalSafe(run.error.message)}\n`);
       return EXIT.usage;
@@ -213,6 +224,7 @@ async function replayRun(
   baseUrl: string,
   replayed: readonly ConformanceCaseResult[],
   args: ReplayArgs,
+  onStarted: () => void,
 ): Promise<ConformanceRun> {
   let runId: string | null = null;
   let ended!: () => void;
@@ -221,13 +233,18 @@ async function replayRun(
     if (progress.runId === runId && progress.settled === null) ended();
   });
   try {
-    ({ id: runId } = await engine.commands.run('conformance.runs.start', {
-      baseUrl,
-      cases: replayed.map((result) => result.id),
-      timeoutMs: args.timeoutMs,
-      ...(args.authorization ? { authorization: args.authorization } : {}),
-      ...madeUpOf(replayed),
-    }));
+    ({ id: runId } = await engine.commands
+      .run('conformance.runs.start', {
+        baseUrl,
+        cases: replayed.map((result) => result.id),
+        timeoutMs: args.timeoutMs,
+        ...(args.authorization ? { authorization: args.authorization } : {}),
+        ...madeUpOf(replayed),
+      })
+      .catch((error: unknown) => {
+        throw startRefused(error, "the report's baseUrl");
+      }));
+    onStarted();
     if ((await engine.commands.run('conformance.runs.get', { id: runId })).status === 'running') await end;
     return await engine.commands.run('conformance.runs.get', { id: runId });
   } finally {

@@ -176,6 +176,17 @@ describe('cloud-queue-console check: exit 2', () => {
       ['http://127.0.0.1:1/q', '--authorization', 'Bearer a\nb'],
       /--authorization must be a value an HTTP header can carry/,
     ],
+    // Refused by the engine's own bounds, as a bad command line too (outsider: exit 1).
+    [
+      'a BASE_URL longer than a run takes',
+      [`http://127.0.0.1:1/${'a'.repeat(3_000)}/`],
+      /^BASE_URL must not have more than 2048 characters$/m,
+    ],
+    [
+      'an Authorization longer than a run takes',
+      ['http://127.0.0.1:1/q/', '--authorization', `Bearer ${'t'.repeat(9_000)}`],
+      /^--authorization must not have more than 8192 characters$/m,
+    ],
   ])('refuses %s, with the usage', async (_what, args, message) => {
     const { code, stdout, stderr } = await runCli('check', ...args);
     expect(code).toBe(2);

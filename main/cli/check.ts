@@ -20,6 +20,7 @@ import { BASE_URL_EXAMPLE } from '../engine/api/conformance-text.js';
 import { isReplay, REPLAY_USAGE, replayCommand } from './check-replay.js';
 import { baseUrlQueryProblem } from '../engine/api/base-url.js';
 import { claimOutputs, quietLogger } from './output.js';
+import { startRefused } from './check-start.js';
 import { packageVersion } from './version.js';
 import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
@@ -149,10 +150,16 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode>
   const engine = await checkEngine(io);
   try {
     const total = (await engine.commands.run('conformance.cases')).length;
-    io.stdout(
-      `check ${args.baseUrl.href}: ${total} cases${args.authorization ? ', with the Authorization given' : ''}\n`,
+    // Said once the run has started: a BASE_URL the engine refuses is refused before any banner.
+    const run = await runCheck(
+      engine,
+      args,
+      () =>
+        io.stdout(
+          `check ${args.baseUrl.href}: ${total} cases${args.authorization ? ', with the Authorization given' : ''}\n`,
+        ),
+      (result, index) => io.stdout(caseLine(result, index, total)),
     );
-    const run = await runCheck(engine, args, (result, index) => io.stdout(caseLine(result, index, total)));
     for (const [format, path] of Object.entries(outputs)) {
       if (path)
         reports.write(
@@ -180,6 +187,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<ExitCode>
 async function runCheck(
   engine: Engine,
   args: CheckArgs,
+  onStarted: () => void,
   onCase: (result: ConformanceCaseResult, index: number) => void,
 ): Promise<ConformanceRun> {
   let runId: string | null = null;
@@ -192,11 +200,16 @@ async function runCheck(
     else ended();
   });
   try {
-    ({ id: runId } = await engine.commands.run('conformance.runs.start', {
-      baseUrl: args.baseUrl.href,
-      timeoutMs: args.timeoutMs,
-      ...(args.authorization ? { authorization: args.authorization } : {}),
-    }));
+    ({ id: runId } = await engine.commands
+      .run('conformance.runs.start', {
+        baseUrl: args.baseUrl.href,
+        timeoutMs: args.timeoutMs,
+        ...(args.authorization ? { authorization: args.authorization } : {}),
+      })
+      .catch((error: unknown) => {
+        throw startRefused(error, 'BASE_URL');
+      }));
+    onStarted();
     await end;
     return await engine.commands.run('conformance.runs.get', { id: runId });
   } finally {
