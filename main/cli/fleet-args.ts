@@ -14,7 +14,7 @@ import { FAULT_PRESETS } from '../engine/faults/presets.js';
 import { parseThreshold } from '../engine/api/thresholds.js';
 import { playerBaseUrl } from '../engine/fleet/queues.js';
 import { readJsonFile } from './json-file.js';
-import { parseCommandLine, UsageError } from './usage.js';
+import { numberOf, parseCommandLine, UsageError } from './usage.js';
 
 export const FLEET_USAGE =
   'usage: cloud-queue-console fleet [BASE_URL] --players N [--duration D] [--ramp D] [--speed S] [--authorization V] [--skip-rate R] [--pause-rate R] [--seek-rate R] [--seed N] [--workers W] [--fault PRESET|FILE]… [--threshold EXPR]… [--json F] [--junit F] [--html F]';
@@ -58,15 +58,6 @@ export function durationOf(option: string, text: string): number {
   if (!(ms >= 0 && ms <= MAX_FLEET_DURATION_MS))
     throw new UsageError(`--${option} must be a duration such as 30s, 10m or 500ms (at most 24h), got ${text}`);
   return ms;
-}
-
-function numberOf(option: string, text: string, min: number, max: number, integer = false): number {
-  const value = /^\s*[0-9]+(\.[0-9]+)?\s*$/.test(text) ? Number(text) : NaN;
-  if (!(value >= min && value <= max) || (integer && !Number.isInteger(value)))
-    throw new UsageError(
-      `--${option} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${text}`,
-    );
-  return value;
 }
 
 /** A file of fault rules is a few rules: a megabyte holds thousands. */

@@ -38,12 +38,19 @@ describe('serve command line (docs/contract/console.md §1)', () => {
     [['--ephemeral', '--data-dir', '/x']],
     [['--what']],
     [['stray']],
+    // Empty is no 0 (an unset $SPEED stopped the clock, an unset $PORT took free ports: outsider), nor is hex 16.
+    [['--clock-speed', '']],
+    [['--port', '']],
+    [['--port', '0x10']],
+    [['--data-dir', '']],
   ])('refuses %j with a usage error', (argv) => {
     expect(() => parseServeArgs(argv, env)).toThrow(UsageError);
   });
 
   it('listens on any loopback name, and runs the clock up to the speed POST /clock allows', () => {
     for (const host of ['localhost', '::1', '127.0.0.2']) expect(parseServeArgs(['--host', host], env).host).toBe(host);
+    // As a URL writes it: the address inside the brackets (getaddrinfo knows no "[::1]").
+    expect(parseServeArgs(['--host', '[::1]'], env).host).toBe('::1');
     expect(parseServeArgs(['--clock-speed', '100000'], env).clockSpeed).toBe(100_000);
   });
 

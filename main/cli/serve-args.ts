@@ -7,7 +7,7 @@ import { defaultDataDir } from '../engine/store/data-dir.js';
 import { MAX_CLOCK_SPEED } from '../engine/api/commands/core.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../engine/http/listeners.js';
 import { isLoopbackHostname } from '../engine/http/loopback.js';
-import { parseCommandLine, UsageError } from './usage.js';
+import { numberOf, parseCommandLine, UsageError } from './usage.js';
 
 export interface ServeOptions {
   host: string;
@@ -54,29 +54,36 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     HELP,
     { positionals: false },
   );
-  const host = values.host ?? DEFAULT_HOST;
+  // `[::1]`, as a URL writes it, is the address ::1 to listen on.
+  const host = (values.host ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1');
   if (!isLoopbackHostname(host)) {
     throw new UsageError(
       `--host must be a loopback address (127.0.0.1, ::1, localhost), got ${host}: the console hands its admin token to any page it serves`,
     );
   }
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_532) {
-    throw new UsageError(
-      `--port must be 0 (any free ports) or a port up to 65532 (P..P+3 are used), got ${values.port}`,
-    );
-  }
-  const clockSpeed = values['clock-speed'] === undefined ? undefined : Number(values['clock-speed']);
-  if (clockSpeed !== undefined && (!Number.isFinite(clockSpeed) || clockSpeed < 0 || clockSpeed > MAX_CLOCK_SPEED)) {
-    throw new UsageError(`--clock-speed must be a number from 0 to ${MAX_CLOCK_SPEED}, got ${values['clock-speed']}`);
-  }
+  const port = values.port === undefined ? DEFAULT_PORT : portOf(values.port);
+  const clockSpeed =
+    values['clock-speed'] === undefined
+      ? undefined
+      : numberOf('clock-speed', values['clock-speed'], 0, MAX_CLOCK_SPEED);
   if (values.ephemeral && values['data-dir'] !== undefined) {
     throw new UsageError('--ephemeral and --data-dir exclude each other');
   }
+  if (values['data-dir']?.trim() === '') throw new UsageError('--data-dir must name a folder, got an empty value');
   return {
     host,
     port,
     dataDir: values.ephemeral ? null : (values['data-dir'] ?? defaultDataDir(env)),
     clockSpeed,
   };
+}
+
+/** A port in decimals: an empty value is not 0 (free ports, outsider), nor `0x10` 16. */
+function portOf(text: string): number {
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65_532))
+    throw new UsageError(
+      `--port must be 0 (any free ports) or a port up to 65532 (P..P+3 are used), got ${text === '' ? 'an empty value' : text}`,
+    );
+  return port;
 }

@@ -67,3 +67,16 @@ function withNegativeValues(argv: string[], options: NonNullable<ParseArgsConfig
   }
   return out;
 }
+
+/**
+ * A number an option gives, written in decimals (`0.5`, `20`): an empty value is no 0 (an unset
+ * `$SPEED` stopped serve's clock, outsider), nor `0x10` 16.
+ */
+export function numberOf(option: string, text: string, min: number, max: number, integer = false): number {
+  const value = /^\s*[0-9]+(\.[0-9]+)?\s*$/.test(text) ? Number(text) : NaN;
+  if (!(value >= min && value <= max) || (integer && !Number.isInteger(value)))
+    throw new UsageError(
+      `--${option} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${text.trim() === '' ? 'an empty value' : text}`,
+    );
+  return value;
+}
