@@ -5,6 +5,7 @@
  * preset's id or a JSON file of rules. Anything off is a UsageError: exit 2 before anything runs.
  */
 import { baseUrlQueryProblem } from '../engine/api/base-url.js';
+import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { existsSync } from 'node:fs';
 import type { FaultRuleInput } from '../engine/api/fault-types.js';
 import type { FleetFault, FleetStartInput } from '../engine/api/fleet-types.js';
@@ -138,7 +139,7 @@ export function parseFleetArgs(argv: string[]): {
     const first = playerBaseUrl(baseUrl, 1);
     const url = URL.canParse(first) ? new URL(first) : null;
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-      throw new UsageError(`BASE_URL must be an absolute http(s) URL, got ${baseUrl}`);
+      throw new UsageError(`BASE_URL must be an absolute http(s) URL, got ${terminalSafe(baseUrl)}`);
     if (url.username || url.password)
       throw new UsageError('BASE_URL must not carry a user name or password: give credentials with --authorization');
     const queryProblem = baseUrlQueryProblem(url);

@@ -117,6 +117,21 @@ describe('cloud-queue-console fleet', () => {
     expect(readFileSync(junit, 'utf8')).toContain('<failure');
   }, 60_000);
 
+  it("never prints a BASE_URL's control characters: a terminal would act on them (outsider)", async () => {
+    const port = await closedPort();
+    const result = await fleet(
+      `http://127.0.0.1:${port}/\u001b]0;pwned\u0007/{player}/`,
+      '--players',
+      '1',
+      '--duration',
+      '1s',
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`on http://127.0.0.1:${port}/`);
+    const controls = [...(result.stderr + result.stdout)].filter((c) => c !== '\n' && (c < ' ' || c === '\u007f'));
+    expect(controls).toEqual([]);
+  }, 60_000);
+
   it('exits 2 for a server that cannot be reached at all', async () => {
     const port = await closedPort();
     const json = join(dir, 'unreachable.json');

@@ -38,7 +38,7 @@ export async function fleetCommand(argv: string[], io: CliIo): Promise<ExitCode>
       throw error;
     }
     io.stderr(
-      `fleet ${id}: ${input.players} player${input.players === 1 ? '' : 's'} on ${input.baseUrl ?? 'the reference cloud queue server'} for ${input.durationMs / 1000} s of engine time\n`,
+      `fleet ${id}: ${input.players} player${input.players === 1 ? '' : 's'} on ${input.baseUrl === undefined ? 'the reference cloud queue server' : terminalSafe(input.baseUrl)} for ${input.durationMs / 1000} s of engine time\n`,
     );
     // The first Ctrl-C stops the fleet, whose requests in flight end within their 10 s; the second
     // says so, for one pressed again while they do (it quit at once, writing no report: audit); a
