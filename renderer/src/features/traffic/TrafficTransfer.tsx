@@ -31,17 +31,21 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
   const [importError, setImportError] = useState<string | null>(null);
 
   const har = useMutation({
-    mutationFn: () => exportHar(api, filter, Math.max(1, Math.min(total, TRAFFIC_EXPORT_MAX))),
+    // Every filtered entry the engine holds, up to what one export takes: not the list's count,
+    // which is 0 until the list has loaded (a palette export from another area saved 1 entry of
+    // 118, outsider).
+    mutationFn: () => exportHar(api, filter, TRAFFIC_EXPORT_MAX),
     onSuccess: ({ log, cappedAt }) => {
       downloadJson(`traffic-${fileStamp(Date.now())}.har`, log);
-      const count = log.log.entries.length.toLocaleString('en-US');
+      const held = log.log.entries.length;
+      const exported = `${held.toLocaleString('en-US')} ${held === 1 ? 'entry' : 'entries'}`;
       if (cappedAt) {
         setNotice({
-          text: `Exported the newest ${count} of ${total.toLocaleString('en-US')} entries as HAR: one export answers at most ${cappedAt} MB. Narrow the filters for the older ones.`,
+          text: `Exported the newest ${exported}${total > held ? ` of ${total.toLocaleString('en-US')}` : ''} as HAR: one export answers at most ${cappedAt} MB. Narrow the filters for the older ones.`,
         });
       } else {
         setNotice({
-          text: `Exported ${count} entries as HAR${total > TRAFFIC_EXPORT_MAX ? ` (the first ${TRAFFIC_EXPORT_MAX.toLocaleString('en-US')})` : ''}.`,
+          text: `Exported ${exported} as HAR${total > TRAFFIC_EXPORT_MAX ? ` (the newest ${TRAFFIC_EXPORT_MAX.toLocaleString('en-US')})` : ''}.`,
         });
       }
     },
