@@ -26,7 +26,7 @@ import type { LoadParams } from '../player/events.js';
 import { emptySnapshot, mergeShares, sumDeltas, type MergedShares } from './merge.js';
 import { FleetMetrics, latencyByEndpoint, newSketch, statsKey, summarize } from './metrics.js';
 import { latencyFigures } from './percentile.js';
-import { burstNote, busyNote, timeNote } from './run-notes.js';
+import { burstNote, busyNote, ownLimitNote, timeNote } from './run-notes.js';
 import { ServerRuleHits } from './server-rules.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import type { Threshold, ThresholdFigures } from '../api/thresholds.js';
@@ -214,6 +214,7 @@ export class Fleet {
         ...[
           busy,
           burstNote(input.players, input.rampMs ?? 0, input.speed ?? 1, input.durationMs),
+          ownLimitNote(merged.endpoints),
           this.serverRuleNote(),
         ].filter((note): note is string => note !== null),
       ],

@@ -7,9 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../api/fleet-types.js';
 import type { Engine } from '../index.js';
 import { startTestEngine } from '../testing/http.js';
-import { BURST_PER_SECOND, BUSY_P99_MS, burstNote, busyNote } from './run-notes.js';
+import { BURST_PER_SECOND, BUSY_P99_MS, burstNote, busyNote, ownLimitNote } from './run-notes.js';
 
 const lateness = (p99: number, max: number) => ({ count: 300, p50: 1, p90: 2, p99, max });
+
+describe('ownLimitNote', () => {
+  it("says requests failed on the fleet's own machine as the fleet's, with what to do, and only then", () => {
+    expect(ownLimitNote([{ failures: { 'connection failed: ECONNREFUSED': 3 } }, {}])).toBeNull();
+    const note = ownLimitNote([
+      { failures: { 'connection failed: EMFILE': 6_004, 'connection failed: ECONNRESET': 2 } },
+      { failures: { 'connection failed: EMFILE': 10, 'connection failed: EADDRNOTAVAIL': 1 } },
+    ]);
+    expect(note).toMatch(
+      /^6,015 requests failed on this machine, before reaching the server \(EMFILE ×6,014: this process had every file descriptor it may open; EADDRNOTAVAIL ×1: the machine ran out of local ports\): they count as errors, so an errors threshold they fail is the fleet's, not the server's\. Raise the open-files limit \(ulimit -n/,
+    );
+  });
+});
 
 describe('busyNote', () => {
   it('says how late the threads ran, what it does to latencies and what to do, past 100 ms at p99 only', () => {

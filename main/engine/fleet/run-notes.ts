@@ -9,7 +9,7 @@
  * late it fired) measures that wait; past BUSY_P99_MS the report says so, beside the figures it
  * taints, so that a latency threshold failed by the fleet is not read as the server's.
  */
-import type { LatencySummary } from '../api/fleet-types.js';
+import type { FleetEndpointStats, LatencySummary } from '../api/fleet-types.js';
 
 /** Timers late by this much at p99: the thread waited on a core for a good share of a request's time. */
 export const BUSY_P99_MS = 100;
@@ -67,4 +67,34 @@ export function formatMs(ms: number): string {
   if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
   if (ms < 7_200_000) return `${Math.round(ms / 6_000) / 10} min`;
   return `${Math.round(ms / 360_000) / 10} h`;
+}
+
+/** Errors a request meets on the fleet's own machine, before it reaches any server. */
+const OWN_LIMITS: Record<string, string> = {
+  EMFILE: 'this process had every file descriptor it may open',
+  ENFILE: 'the machine had every file descriptor it may open',
+  EADDRNOTAVAIL: 'the machine ran out of local ports',
+  ENOBUFS: 'the machine ran out of network buffers',
+};
+
+/**
+ * Said when requests failed on the fleet's own machine (outsider: 20,000 players, the documented
+ * most, on a machine that let a process open 20,000 files: 6,004 `EMFILE` counted as the server's
+ * errors, and `errors<1%` would have failed the server for them).
+ */
+export function ownLimitNote(endpoints: readonly Pick<FleetEndpointStats, 'failures'>[]): string | null {
+  const counts = new Map<string, number>();
+  for (const { failures } of endpoints)
+    for (const [cause, count] of Object.entries(failures ?? {})) {
+      const code = Object.keys(OWN_LIMITS).find((name) => new RegExp(`\\b${name}\\b`).test(cause));
+      if (code) counts.set(code, (counts.get(code) ?? 0) + count);
+    }
+  if (counts.size === 0) return null;
+  const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
+  const which = [...counts].map(([code, count]) => `${code} ×${count.toLocaleString('en-US')}: ${OWN_LIMITS[code]}`);
+  return (
+    `${total.toLocaleString('en-US')} request${total === 1 ? '' : 's'} failed on this machine, before reaching the server (${which.join('; ')}): ` +
+    `they count as errors, so an errors threshold they fail is the fleet's, not the server's. ` +
+    `Raise the open-files limit (ulimit -n: each player holds a connection, and the reference server in the same process one more for each), or play fewer players on one machine`
+  );
 }
