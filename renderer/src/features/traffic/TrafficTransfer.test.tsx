@@ -33,3 +33,40 @@ describe('Export HAR', () => {
     expect(asked).toEqual([{ filter: {}, limit: TRAFFIC_EXPORT_MAX }]);
   });
 });
+
+describe('Export repro bundle', () => {
+  it('says a bundle with no expectation checks only the calls, its notes open (outsider)', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:bundle');
+    URL.revokeObjectURL = vi.fn();
+    const note = 'the export is filtered: the scenario does not check the players\u2019 transitions';
+    renderOverFakeEngine(<TrafficTransfer filter={{ target: 'player' }} total={3} />, async (name) => {
+      if (name === 'bundles.export')
+        return {
+          ok: true,
+          value: {
+            har: { log: { entries: [{}, {}, {}] } },
+            queues: [],
+            faults: [],
+            scenario: {
+              name: 'x',
+              steps: [
+                { type: 'clock', speed: 0 },
+                { type: 'action', playerId: 'p', action: 'play' },
+              ],
+            },
+            notes: [note],
+          } as never,
+        };
+      return { ok: false, error: { code: 'not_found', message: name } };
+    });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export repro bundle' }));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toMatch(
+        /with no expectation: its run checks the calls' answers, not what the players did\./,
+      ),
+    );
+    expect((screen.getByText(/1 note on what will not replay/).closest('details') as HTMLDetailsElement).open).toBe(
+      true,
+    );
+  });
+});

@@ -26,7 +26,8 @@ import { usePaletteActions } from '../../stores/palette-actions';
 
 export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; total: number }) {
   const api = useApi();
-  const [notice, setNotice] = useState<{ text: string; notes?: string[] } | null>(null);
+  /** `open`: its notes shown at once, when they say why the bundle checks less than one might think. */
+  const [notice, setNotice] = useState<{ text: string; notes?: string[]; open?: boolean } | null>(null);
   const [imported, setImported] = useState<BundleImportResult | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
 
@@ -54,9 +55,13 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
     mutationFn: () => api.call('bundles.export', { filter }),
     onSuccess: (exported) => {
       downloadJson(`repro-${fileStamp(Date.now())}.bundle.json`, exported);
+      // A scenario with no expectation replays the calls and checks their answers only: said where
+      // it is seen, not in a folded note (outsider: a filtered export's run read as the failures reproduced).
+      const expects = exported.scenario.steps.some((step) => step.type === 'expect');
       setNotice({
-        text: `Exported a repro bundle: ${exported.har.log.entries.length.toLocaleString('en-US')} entries, ${exported.queues.length} queue${exported.queues.length === 1 ? '' : 's'}, ${exported.faults.length} fault rule${exported.faults.length === 1 ? '' : 's'}, a scenario of ${exported.scenario.steps.length} steps.`,
+        text: `Exported a repro bundle: ${exported.har.log.entries.length.toLocaleString('en-US')} entries, ${exported.queues.length} queue${exported.queues.length === 1 ? '' : 's'}, ${exported.faults.length} fault rule${exported.faults.length === 1 ? '' : 's'}, a scenario of ${exported.scenario.steps.length} steps${expects ? '' : ", with no expectation: its run checks the calls' answers, not what the players did"}.`,
         notes: exported.notes,
+        open: !expects,
       });
     },
   });
@@ -139,7 +144,7 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
         <div className={styles.notice} role="status">
           {notice.text}
           {notice.notes && notice.notes.length > 0 && (
-            <details>
+            <details open={notice.open}>
               <summary>{plural(notice.notes.length, 'note')} on what will not replay</summary>
               <ul>
                 {notice.notes.map((note) => (
