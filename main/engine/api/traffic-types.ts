@@ -80,7 +80,9 @@ export const TRAFFIC_EXPORT_MAX = 100_000;
  * without an answer), in any case; empty is no filter (`?status=`), as for the other fields. One
  * pattern for the engine's input check and the UI's field.
  */
-export const TRAFFIC_STATUS_FILTER_PATTERN = '^([0-9]{3}|[1-5][xX][xX]|[nN][oO][nN][eE]|)$';
+/** `incomplete` is `none` as the list says it: the word on an entry with no answer (outsider). */
+export const TRAFFIC_STATUS_FILTER_PATTERN =
+  '^([0-9]{3}|[1-5][xX][xX]|[nN][oO][nN][eE]|[iI][nN][cC][oO][mM][pP][lL][eE][tT][eE]|)$';
 
 export interface TrafficFilter {
   target?: TrafficTarget;

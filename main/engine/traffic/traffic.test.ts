@@ -94,6 +94,7 @@ describe('capture at the servers', () => {
     expect(await list('?status=401')).toHaveLength(1);
     expect(await list('?status=4XX')).toHaveLength(4);
     expect(await list('?status=none')).toHaveLength(0);
+    expect(await list('?status=incomplete')).toHaveLength(0);
     expect(await list('?text=households')).toHaveLength(1);
     // One request's exchanges, by its X-Request-Id.
     await fetch(`${engine.urls.cloudQueue}/queues/q1/v2.3/version`, { headers: { 'X-Request-Id': 'r-42' } });

@@ -344,6 +344,9 @@ describe('the traffic log in segments', () => {
     expect(ids({ status: '2XX' })).toEqual([1, 2]);
     expect(ids({ status: '404' })).toEqual([3]);
     expect(ids({ status: 'none' })).toEqual([5]);
+    // As the list says an entry with no answer (outsider: the filter refused the word it shows).
+    expect(ids({ status: 'incomplete' })).toEqual([5]);
+    expect(ids({ status: 'INCOMPLETE' })).toEqual([5]);
 
     // 'costarring' and 'liquid' have the same FNV-1a hash: the index finds both, the stored id tells them apart.
     store.traffic.append(

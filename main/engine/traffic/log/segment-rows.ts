@@ -28,7 +28,7 @@ export function statusTest(filter: string | undefined): ((status: number) => boo
   if (!filter) return null;
   // Checked against TRAFFIC_STATUS_FILTER_PATTERN where it came in.
   const status = filter.toLowerCase();
-  if (status === 'none') return (s) => s === -1;
+  if (status === 'none' || status === 'incomplete') return (s) => s === -1;
   if (/^[1-5]xx$/.test(status)) {
     const low = Number(status[0]) * 100;
     return (s) => s >= low && s <= low + 99;

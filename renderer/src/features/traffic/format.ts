@@ -84,7 +84,7 @@ export function checkStatusFilter(text: string): { ok: true; status?: string } |
   const trimmed = text.trim();
   if (trimmed === '') return { ok: true };
   if (STATUS_FILTER.test(trimmed)) return { ok: true, status: trimmed.toLowerCase() };
-  return { ok: false, message: 'a status (503), a class (2xx, 4xx, 5xx) or none' };
+  return { ok: false, message: 'a status (503), a class (2xx, 4xx, 5xx) or none (incomplete)' };
 }
 
 /** The filter the engine gets: only the fields that are set, so equal filters share a cache key. */
