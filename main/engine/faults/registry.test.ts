@@ -35,6 +35,17 @@ describe('fault rule scope', () => {
     expect(faults.list()[0]).toMatchObject({ hits: 2, spent: true });
   });
 
+  it('refuses a reason no player sends, which would match nothing while it looked live (outsider)', () => {
+    const { faults } = registry();
+    const refuse = (reason: string) => () =>
+      faults.add({ target: 'cloudQueue', match: { reason }, action: { type: 'status', status: 503 } });
+    expect(refuse('refesh')).toThrow(/match\.reason "refesh" is no reason a player sends: one of load, pause, play/);
+    expect(refuse('banana')).toThrow(/invalid|no reason/);
+    expect(faults.list()).toEqual([]);
+    for (const reason of ['refresh', 'skipToItem', 'load+queueCompleted']) expect(refuse(reason)).not.toThrow();
+    expect(faults.list()).toHaveLength(3);
+  });
+
   it('keeps only a rule\u2019s own fields: anything else a caller sent is neither stored nor echoed', () => {
     const { faults } = registry();
     const input = {

@@ -25,6 +25,8 @@ import type { FaultRuleRepository } from '../store/repositories/fault-rules.js';
 import { matches, type RequestFacts } from './match.js';
 import { SeededRandom } from './random.js';
 import { withShadows } from './shadow.js';
+import { EngineError } from '../api/errors.js';
+import { COMBINED_REASONS, ITEM_WINDOW_REASONS, parseReason } from '../cloud-queue/reasons.js';
 
 /** How often hits alone are told to hosts (wall ms). */
 export const HIT_PUSH_MS = 250;
@@ -88,6 +90,19 @@ export class FaultRegistry {
   add(input: FaultRuleInput): FaultRule {
     // The rule's own fields only: whatever else a caller sent is neither stored nor echoed.
     const { target, match, action, times, probability, seed, label } = input;
+    // A reason no player sends matches nothing, and the rule would sit live and useless: a typo's
+    // `refesh` was found only by Trigger now (outsider).
+    if (match?.reason !== undefined && parseReason(match.reason) === null)
+      throw new EngineError(
+        'invalid_input',
+        `match.reason ${JSON.stringify(match.reason)} is no reason a player sends: one of ${[...ITEM_WINDOW_REASONS, ...COMBINED_REASONS].join(', ')}`,
+        [
+          {
+            path: '/match/reason',
+            message: `must be one of ${[...ITEM_WINDOW_REASONS, ...COMBINED_REASONS].join(', ')}`,
+          },
+        ],
+      );
     const rule: FaultRule = {
       target,
       action: actionOf(action),
