@@ -40,7 +40,8 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
   const patch = useCommandDrafts((s) => s.patch);
   const senders = useControlSenders().data ?? [];
   const examples = useControlExamples(detail.groupId).data ?? [];
-  const controlUrl = useEngineState().data?.urls.control ?? '';
+  const urls = useEngineState().data?.urls;
+  const controlUrl = urls?.control ?? '';
   // A grant whose token the console no longer holds stays picked rather than falling back to the
   // console unseen: the engine's 409 says why (refresh, or trade a new code).
   const sender = senders.find((s) => s.grantId === as);
@@ -261,7 +262,8 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
               <input
                 value={fields.queueBaseUrl}
                 onChange={(e) => set({ queueBaseUrl: e.target.value })}
-                placeholder="http://127.0.0.1:47103/queues/…/v2.3/"
+                // This console's own server, as people copy placeholders (the default port's was not it).
+                placeholder={`${urls?.cloudQueue ?? 'http://127.0.0.1:47103'}/queues/…/v2.3/`}
                 required
               />
             </label>
