@@ -12,6 +12,7 @@ import { LOOPBACK_REDIRECT, codeFor, createTestIntegration, tokenRequest } from 
 import { tempDirs } from '../testing/temp-dirs.js';
 import { DATABASE_FILE } from './database.js';
 import { DataDirUnusableError } from './data-dir-files.js';
+import { LOCK_FILE } from './data-dir-lock.js';
 import { openStore } from './store.js';
 
 const tempDir = tempDirs('cqc-modes-');
@@ -146,6 +147,16 @@ describe('a data dir that cannot be one is refused at once, saying what to do', 
     expect(refusal.message).toBe(
       `cannot use ${file} as the data dir: it is a file, not a folder; start with --data-dir naming a folder this user can write, or with --ephemeral`,
     );
+  });
+
+  it('a folder where the console keeps a file, named', () => {
+    for (const name of [DATABASE_FILE, LOCK_FILE]) {
+      const dataDir = tempDir();
+      mkdirSync(join(dataDir, name));
+      expect(refusalOf(dataDir).message).toBe(
+        `cannot use ${dataDir} as the data dir: ${join(dataDir, name)} is a folder where the console keeps a file of its own: move it away; start with --data-dir naming a folder this user can write, or with --ephemeral`,
+      );
+    }
   });
 
   it('a folder under a file', () => {

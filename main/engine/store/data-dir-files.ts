@@ -48,6 +48,14 @@ export function prepareDataDir(dataDir: string, ownFiles: readonly string[]): vo
   } catch (error) {
     throw unusableOr(error, dataDir);
   }
+  // A folder where the console keeps a file: SQLite said "unable to open database file", a read
+  // "EISDIR", neither naming it (outsider).
+  const folder = ownFiles.find((name) => statSync(join(dataDir, name), { throwIfNoEntry: false })?.isDirectory());
+  if (folder !== undefined)
+    throw new DataDirUnusableError(
+      dataDir,
+      `${join(dataDir, folder)} is a folder where the console keeps a file of its own: move it away`,
+    );
   // An empty folder given as the data dir becomes one now, private from its first run (audit: a
   // 0777 one stayed so until the second start); a folder holding other things is left alone.
   if (made === undefined && !ownFiles.some((name) => exists(join(dataDir, name))) && !isEmpty(dataDir)) return;
