@@ -22,7 +22,7 @@ import type { Engine } from '../engine/index.js';
 import { checkEngine, timeoutOf } from './check.js';
 import type { CliIo } from './io.js';
 import { readJsonFile } from './json-file.js';
-import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
+import { checkAuthorization, EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 export const REPLAY_USAGE = 'usage: cloud-queue-console check --replay REPORT.json [--authorization V] [--timeout S]';
 
@@ -61,8 +61,7 @@ function parseReplayArgs(argv: string[]): ReplayArgs {
     throw new UsageError(
       `check --replay takes its BASE_URL from the report, got also: ${parsed.positionals.join(' ')}`,
     );
-  if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization))
-    throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
+  checkAuthorization(authorization);
   return {
     report: replay,
     ...(authorization ? { authorization } : {}),

@@ -22,7 +22,7 @@ import { baseUrlQueryProblem } from '../engine/api/base-url.js';
 import { claimOutputs, quietLogger } from './output.js';
 import { startRefused } from './check-start.js';
 import { packageVersion } from './version.js';
-import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
+import { checkAuthorization, EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 import { CHECK_USAGE } from './usages.js';
 
@@ -90,8 +90,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
   const queryProblem = baseUrlQueryProblem(baseUrl);
   if (queryProblem) throw new UsageError(queryProblem);
   const { authorization, timeout, junit, json, html } = parsed.values;
-  if (authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(authorization))
-    throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
+  checkAuthorization(authorization);
   const timeoutMs = timeout === undefined ? DEFAULT_CONFORMANCE_TIMEOUT_MS : timeoutOf(timeout);
   return {
     baseUrl,

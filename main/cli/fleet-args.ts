@@ -15,7 +15,7 @@ import { FAULT_PRESETS } from '../engine/faults/presets.js';
 import { parseThreshold } from '../engine/api/thresholds.js';
 import { playerBaseUrl } from '../engine/fleet/queues.js';
 import { readJsonFile } from './json-file.js';
-import { numberOf, parseCommandLine, UsageError } from './usage.js';
+import { checkAuthorization, numberOf, parseCommandLine, UsageError } from './usage.js';
 
 export const FLEET_USAGE =
   'usage: cloud-queue-console fleet [BASE_URL] --players N [--duration D] [--ramp D] [--speed S] [--authorization V] [--skip-rate R] [--pause-rate R] [--seek-rate R] [--seed N] [--workers W] [--fault PRESET|FILE]… [--threshold EXPR]… [--json F] [--junit F] [--html F]';
@@ -146,8 +146,7 @@ export function parseFleetArgs(argv: string[]): {
     if (queryProblem) throw new UsageError(queryProblem);
   }
   if (values.players === undefined) throw new UsageError('fleet needs --players N');
-  if (values.authorization !== undefined && !/^[\t\x20-\x7E\x80-\xFF]+$/.test(values.authorization))
-    throw new UsageError('--authorization must be a value an HTTP header can carry (no line breaks)');
+  checkAuthorization(values.authorization);
   if (values.authorization !== undefined && baseUrl === undefined)
     throw new UsageError('--authorization goes with a BASE_URL: the reference server gives each queue its own');
   const thresholds = values.threshold ?? [];

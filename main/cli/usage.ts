@@ -80,3 +80,21 @@ export function numberOf(option: string, text: string, min: number, max: number,
     );
   return value;
 }
+
+/**
+ * An `--authorization` value an HTTP header can carry, or a usage error that says what in it cannot
+ * be (one message for every cause read as "no line breaks" where there were none, outsider).
+ */
+export function checkAuthorization(value: string | undefined): void {
+  if (value === undefined || /^[\t\x20-\x7E\x80-\xFF]+$/.test(value)) return;
+  const bad = [...value].find((c) => !/[\t\x20-\x7E\x80-\xFF]/.test(c));
+  const why =
+    value === ''
+      ? 'it is empty'
+      : bad === '\r' || bad === '\n'
+        ? 'it has a line break'
+        : bad !== undefined && bad.codePointAt(0)! < 0x20
+          ? `it has a control character (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`
+          : `it has a character past Latin-1 (${bad ?? ''})`;
+  throw new UsageError(`--authorization must be a value an HTTP header can carry: ${why}`);
+}
