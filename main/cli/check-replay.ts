@@ -21,7 +21,7 @@ import { terminalSafe } from '../engine/conformance/reports/text.js';
 import type { Engine } from '../engine/index.js';
 import { checkEngine, timeoutOf } from './check.js';
 import type { CliIo } from './io.js';
-import { readJsonFile } from './json-file.js';
+import { readJsonFile, STREAM_READ_MS } from './json-file.js';
 import { checkAuthorization, EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 export const REPLAY_USAGE = 'usage: cloud-queue-console check --replay REPORT.json [--authorization V] [--timeout S]';
@@ -70,8 +70,9 @@ function parseReplayArgs(argv: string[]): ReplayArgs {
 }
 
 /** The report as `check --json` wrote it, or what is wrong with it (exit 2). */
-export function readReport(path: string): ConformanceRun {
-  const report = readJsonFile(path, { what: 'the report' });
+/** `streamReadMs`: how long a pipe may take to give the report (the replay's --timeout, at most 30 s). */
+export function readReport(path: string, streamReadMs = STREAM_READ_MS): ConformanceRun {
+  const report = readJsonFile(path, { what: 'the report', streamReadMs });
   const run = report as Partial<ConformanceRun> & { kind?: unknown };
   if (typeof report !== 'object' || report === null || run.kind !== CONFORMANCE_REPORT_KIND) {
     throw new UsageError(
@@ -93,7 +94,8 @@ export function readReport(path: string): ConformanceRun {
 
 export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   const args = parseReplayArgs(argv);
-  const report = readReport(args.report);
+  // A pipe is waited on no longer than the replay's own --timeout (outsider: 30 s with --timeout 3).
+  const report = readReport(args.report, Math.min(STREAM_READ_MS, args.timeoutMs));
   const failed = report.error !== null || report.cases.some((result) => result.outcome === 'fail');
   const replayed = readingOrder([
     // A failed run's skipped cases were not checked (their needs failed, or the deadline came first).

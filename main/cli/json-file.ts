@@ -92,6 +92,7 @@ function readWithin(path: string, name: string, maxBytes: number, streamReadMs: 
     const chunk = Buffer.allocUnsafe(64 * 1024);
     const endAt = Date.now() + streamReadMs;
     let total = 0;
+    let lastAt = Date.now();
     for (;;) {
       const read = readNow(fd, chunk);
       // A named FIFO read before its writer opened it reads as ended: only after the first byte is
@@ -103,12 +104,14 @@ function readWithin(path: string, name: string, maxBytes: number, streamReadMs: 
           throw new UsageError(
             total === 0
               ? `${name}: nothing came within ${streamReadMs / 1_000} s (a pipe no one writes to?)`
-              : `${name} gave ${total.toLocaleString('en-US')} bytes and then nothing more within ${streamReadMs / 1_000} s, without ending`,
+              : // Said as it was: bytes that kept coming slowly are no writer gone quiet (outsider).
+                `${name} gave ${total.toLocaleString('en-US')} bytes in ${streamReadMs / 1_000} s without ending (the last of them ${((Date.now() - lastAt) / 1_000).toFixed(1)} s before)`,
           );
         Atomics.wait(pause, 0, 0, STREAM_POLL_MS);
         continue;
       }
       total += read;
+      lastAt = Date.now();
       if (total > maxBytes) throw tooBig(`more than ${maxBytes.toLocaleString('en-US')}`);
       chunks.push(Buffer.from(chunk.subarray(0, read)));
       if (Date.now() > endAt)
