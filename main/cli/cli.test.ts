@@ -223,6 +223,8 @@ describe('cloud-queue-console', () => {
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^usage: cloud-queue-console ${command} `));
       expect(help.stdout).toContain('Exit codes: 0');
+      // `help run` is `run --help` (outsider: it printed the program's help).
+      expect(await runCli('help', command)).toEqual(help);
     }
   });
 
