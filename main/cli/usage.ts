@@ -42,7 +42,17 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
   try {
     parsed = parseArgs(config);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    // Node's hint after an unknown option is about positionals that start with a dash, with its
+    // quotes unbalanced ('-- "--junit"'): the options this command takes say more (outsider).
+    const unknown = /^Unknown option '([^']*)'\./.exec(message);
+    throw new UsageError(
+      unknown
+        ? `unknown option ${unknown[1]}: this command takes ${Object.keys(options)
+            .map((name) => `--${name}`)
+            .join(', ')}`
+        : message,
+    );
   }
   // Asked for before anything else is checked: `-h --port nope` is a request for help.
   if ((parsed.values as { help?: boolean }).help) throw new HelpRequested(help);
