@@ -43,7 +43,16 @@ describe('a report', () => {
     // Larger than a pipe's buffer: written through as the reader takes it.
     const report = JSON.stringify({ pad: 'p'.repeat(200_000) });
     const said: string[] = [];
-    const reports = claimOutputs({ json: path });
+    // The reader opens the FIFO when its process has started: until then the claim finds none.
+    let reports: ReturnType<typeof claimOutputs> | undefined;
+    for (let tries = 0; !reports; tries++) {
+      try {
+        reports = claimOutputs({ json: path });
+      } catch (error) {
+        if (!(error instanceof UsageError) || tries > 100) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
     reports.write(path, report, { stdout: () => undefined, stderr: (text) => said.push(text) });
     await ended;
     expect(read).toBe(report);
