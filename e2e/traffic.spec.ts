@@ -55,7 +55,7 @@ test.describe('the traffic log', () => {
     await traffic.expectCount(0);
     await traffic.filterStatus('40');
     await expect(page.getByRole('alert')).toHaveText(
-      'Status filter not applied: a status (503), a class (2xx, 4xx, 5xx) or none',
+      'Status filter not applied: a status (503), a class (2xx, 4xx, 5xx) or none (incomplete)',
     );
     // Said in a line of its own under the toolbar, covering nothing, also where the toolbar wraps.
     await traffic.expectStatusErrorClearOfSettings();
