@@ -69,4 +69,30 @@ describe('Export repro bundle', () => {
       true,
     );
   });
+
+  it('says a bundle with nothing to check as one a run refuses, not as checking the calls (outsider)', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:bundle');
+    URL.revokeObjectURL = vi.fn();
+    renderOverFakeEngine(<TrafficTransfer filter={{ target: 'console' }} total={0} />, async (name) =>
+      name === 'bundles.export'
+        ? {
+            ok: true,
+            value: {
+              har: { log: { entries: [] } },
+              queues: [],
+              faults: [],
+              scenario: { name: 'x', steps: [{ type: 'clearFaults' }, { type: 'clock', speed: 0 }] },
+              notes: ['the span holds no player\u2019s transition or call to check'],
+            } as never,
+          }
+        : { ok: false, error: { code: 'not_found', message: name } },
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export repro bundle' }));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toMatch(
+        /that checks nothing \(no expectation, no call whose answer is judged\): a run of it is refused/,
+      ),
+    );
+    expect(screen.getByRole('status').textContent).not.toMatch(/checks the calls' answers/);
+  });
 });

@@ -13,6 +13,7 @@ import type { ScenarioReport } from '@engine-api/scenario-types';
 import { verdictOf } from '@engine-api/scenario-verdict';
 import { TRAFFIC_EXPORT_MAX, type TrafficFilter } from '@engine-api/traffic-types';
 import type { HarLog } from '@engine-api/har-types';
+import { uncheckedScenario } from '@engine-api/scenario-checks';
 import { ApiError, type Api } from '../../api';
 import { useApi } from '../../api/context';
 import { downloadJson } from '../../components/download';
@@ -57,9 +58,16 @@ export function TrafficTransfer({ filter, total }: { filter: TrafficFilter; tota
       downloadJson(`repro-${fileStamp(Date.now())}.bundle.json`, exported);
       // A scenario with no expectation replays the calls and checks their answers only: said where
       // it is seen, not in a folded note (outsider: a filtered export's run read as the failures reproduced).
+      // One that checks nothing at all is what `run` refuses, and said so (outsider: a span of no call).
       const expects = exported.scenario.steps.some((step) => step.type === 'expect');
+      const checks = uncheckedScenario(exported.scenario.steps) === undefined;
+      const what = expects
+        ? ''
+        : checks
+          ? ", with no expectation: its run checks the calls' answers, not what the players did"
+          : ' that checks nothing (no expectation, no call whose answer is judged): a run of it is refused, the notes say why';
       setNotice({
-        text: `Exported a repro bundle: ${exported.har.log.entries.length.toLocaleString('en-US')} entries, ${exported.queues.length} queue${exported.queues.length === 1 ? '' : 's'}, ${exported.faults.length} fault rule${exported.faults.length === 1 ? '' : 's'}, a scenario of ${exported.scenario.steps.length} steps${expects ? '' : ", with no expectation: its run checks the calls' answers, not what the players did"}.`,
+        text: `Exported a repro bundle: ${exported.har.log.entries.length.toLocaleString('en-US')} entries, ${exported.queues.length} queue${exported.queues.length === 1 ? '' : 's'}, ${exported.faults.length} fault rule${exported.faults.length === 1 ? '' : 's'}, a scenario of ${exported.scenario.steps.length} steps${what}.`,
         notes: exported.notes,
         open: !expects,
       });
