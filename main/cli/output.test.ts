@@ -100,6 +100,36 @@ describe('a report', () => {
     expect(JSON.parse(report)).toMatchObject({ passed: true, kind: 'scenario' });
   }, 60_000);
 
+  it('of a run whose stdout reader has gone (`| true`) is written, and the run exits by its verdict (outsider: EPIPE)', () => {
+    const folder = tempDir();
+    const scenario = join(folder, 'scenario.json');
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        name: 'Idle',
+        steps: [
+          { type: 'clock', speed: 0 },
+          { type: 'expect', playerId: 'player-office', state: 'IDLE' },
+        ],
+      }),
+    );
+    const json = join(folder, 'report.json');
+    // `true` has exited long before the console has started: every line of the run meets EPIPE.
+    const run = spawnSync(
+      'bash',
+      [
+        '-c',
+        `"${process.execPath}" "${builtCli()}" run "${scenario}" --json "${json}" | true; exit "\${PIPESTATUS[0]}"`,
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/EPIPE|Error/);
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ passed: true });
+  }, 60_000);
+
   it('of fleet over the --fault file it reads is refused, and the rules are kept', async () => {
     const folder = tempDir();
     const rules = join(folder, 'rules.json');
