@@ -5,7 +5,7 @@
  * being a link, and the file it names gets the report.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { lstatSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirs } from '../engine/testing/temp-dirs.js';
@@ -69,6 +69,20 @@ describe('a report', () => {
     claimOutputs({ json: link }).write(link, 'new', quiet);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe(file);
+    expect(readFileSync(file, 'utf8')).toBe('new');
+  });
+
+  it('to a link to a file not there yet makes that file, and leaves the link a link (outsider)', () => {
+    const folder = tempDir();
+    const file = join(folder, 'later.json');
+    const link = join(folder, 'dangling.json');
+    symlinkSync(file, link);
+    const reports = claimOutputs({ json: link });
+    // Claimed without a trace: no empty file where the link points, the link still there.
+    expect(existsSync(file)).toBe(false);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    reports.write(link, 'new', quiet);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe('new');
   });
 

@@ -5,7 +5,9 @@ import {
   constants,
   existsSync,
   fstatSync,
+  lstatSync,
   openSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -30,6 +32,13 @@ export function claimOutput(path: string): ReportTarget {
   try {
     const target = streamTarget(path);
     if (target) return target;
+    // A link to a file not there yet: the report is made where it points and the link left as it
+    // is (the probe below made an empty file there, then took the link away: outsider).
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() && !existsSync(path)) {
+      const file = resolve(dirname(path), readlinkSync(path));
+      accessSync(dirname(file), constants.W_OK);
+      return { kind: 'file', file };
+    }
     const existed = existsSync(path);
     closeSync(openSync(path, 'a'));
     if (!existed) rmSync(path);
