@@ -129,9 +129,11 @@ describe.skipIf(!posix)('the data dir and its files (docs/contract/console.md §
 });
 
 describe('a data dir that cannot be one is refused at once, saying what to do', () => {
+  /** The traffic log's part: its file's name, for the data dir's check (the log itself is never reached). */
+  const trafficLog = { files: ['traffic.sqlite'], attach() {}, takeTrafficRows() {}, detach() {} };
   function refusalOf(dataDir: string): DataDirUnusableError {
     try {
-      openStore({ dataDir }).close();
+      openStore({ dataDir }, Date.now(), trafficLog).close();
     } catch (error) {
       if (error instanceof DataDirUnusableError) return error;
       throw error;
@@ -150,12 +152,22 @@ describe('a data dir that cannot be one is refused at once, saying what to do', 
   });
 
   it('a folder where the console keeps a file, named', () => {
-    for (const name of [DATABASE_FILE, LOCK_FILE]) {
+    const names = [
+      DATABASE_FILE,
+      LOCK_FILE,
+      'console.state',
+      'console.sqlite-shm',
+      'console.sqlite-wal',
+      'traffic.sqlite',
+    ];
+    for (const name of names) {
       const dataDir = tempDir();
       mkdirSync(join(dataDir, name));
       expect(refusalOf(dataDir).message).toBe(
         `cannot use ${dataDir} as the data dir: ${join(dataDir, name)} is a folder where the console keeps a file of its own: move it away; start with --data-dir naming a folder this user can write, or with --ephemeral`,
       );
+      // Refused before anything was made there (outsider: a database, a WAL and a log were).
+      expect(readdirSync(dataDir)).toEqual([name]);
     }
   });
 

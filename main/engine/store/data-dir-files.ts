@@ -30,12 +30,17 @@ export class DataDirUnusableError extends Error {
 }
 
 /**
- * Makes the data dir (0700), or checks the one that is there: a folder this process can write.
+ * Makes the data dir (0700), or checks the one that is there: a folder this process can write, with
+ * no folder where it keeps one of `keptFiles`.
  * An existing folder is made 0700 when it already holds a console's files (`ownFiles`: a data dir
  * from before this rule) or nothing at all (made for it). A folder holding other things of the
  * user's own (or `/tmp`) is never changed.
  */
-export function prepareDataDir(dataDir: string, ownFiles: readonly string[]): void {
+export function prepareDataDir(
+  dataDir: string,
+  ownFiles: readonly string[],
+  keptFiles: readonly string[] = ownFiles,
+): void {
   let made: string | undefined;
   try {
     made = mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -50,7 +55,7 @@ export function prepareDataDir(dataDir: string, ownFiles: readonly string[]): vo
   }
   // A folder where the console keeps a file: SQLite said "unable to open database file", a read
   // "EISDIR", neither naming it (outsider).
-  const folder = ownFiles.find((name) => statSync(join(dataDir, name), { throwIfNoEntry: false })?.isDirectory());
+  const folder = keptFiles.find((name) => statSync(join(dataDir, name), { throwIfNoEntry: false })?.isDirectory());
   if (folder !== undefined)
     throw new DataDirUnusableError(
       dataDir,

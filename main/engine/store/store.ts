@@ -16,7 +16,8 @@ import {
 import { keepCheckpointing } from './checkpoints.js';
 import { WalCopier } from './wal-copier.js';
 import { keepWalEnd } from './wal-end.js';
-import { keepPrivate, prepareDataDir, unusableOr } from './data-dir-files.js';
+import { keepPrivate, prepareDataDir, SQLITE_COMPANIONS, unusableOr } from './data-dir-files.js';
+import { LAST_STOP_FILE } from './last-stop.js';
 import { HOLDER_FILE, LOCK_FILE, claimDataDir, type DataDirClaim } from './data-dir-lock.js';
 import { migrate, type MigrationHooks } from './migrations.js';
 import { migrations } from './migrations/index.js';
@@ -101,7 +102,9 @@ export function openStore(location: StoreLocation, now: number = Date.now(), tra
   // Claimed before the database opens, given back once it is closed (see data-dir-lock.ts). A
   // DataDirInUseError goes to the host as thrown, for it to print: the database was never opened.
   const claim =
-    location.dataDir === null ? null : claimPrivately(location.dataDir, location.nativeBinding, location.consoleKind);
+    location.dataDir === null
+      ? null
+      : claimPrivately(location.dataDir, location.nativeBinding, location.consoleKind, trafficLog?.files ?? []);
   try {
     return openClaimed(location, now, claim, trafficLog);
   } catch (error) {
@@ -119,8 +122,17 @@ function claimPrivately(
   dataDir: string,
   nativeBinding: string | undefined,
   consoleKind: string | undefined,
+  trafficFiles: readonly string[],
 ): DataDirClaim {
-  prepareDataDir(dataDir, [DATABASE_FILE, LOCK_FILE]);
+  // Every file the console keeps there, for a folder standing in the way of one (outsider: a
+  // folder named console.state, console.sqlite-shm or traffic.sqlite read as damage, or worse).
+  const kept = [
+    ...[DATABASE_FILE, ...trafficFiles].flatMap((file) => [file, ...SQLITE_COMPANIONS.map((end) => `${file}${end}`)]),
+    LOCK_FILE,
+    HOLDER_FILE,
+    LAST_STOP_FILE,
+  ];
+  prepareDataDir(dataDir, [DATABASE_FILE, LOCK_FILE], kept);
   let claim: DataDirClaim;
   try {
     claim = claimDataDir(dataDir, nativeBinding, consoleKind);
