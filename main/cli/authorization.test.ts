@@ -8,6 +8,8 @@ import { checkAuthorization, numberOf, UsageError } from './usage.js';
 describe('--authorization', () => {
   it.each([
     ['', /: it is empty$/],
+    ['  ', /: it is empty$/],
+    ['Bearer a\u007fb', /: it has a control character \(U\+007F\)$/],
     ['Bearer a\nb', /: it has a line break$/],
     ['Bearer \u001b[31mX', /: it has a control character \(U\+001B\)$/],
     ['Bearer é€', /: it has a character past Latin-1 \(€\)$/],

@@ -229,6 +229,7 @@ describe('cloud-queue-console', () => {
       expect(help.stdout).toContain('Exit codes: 0');
       // `help run` is `run --help` (outsider: it printed the program's help).
       expect(await runCli('help', command)).toEqual(help);
+      expect((await runCli('help', `${command}x`)).code).toBe(2);
     }
   });
 

@@ -65,8 +65,9 @@ Exit codes: 0 done or passed, 1 failed or could not start, 2 a bad command line 
 
 export async function main(argv: string[], io: CliIo, hooks: CliHooks = {}): Promise<ExitCode> {
   // `help run` is `run --help`, as git and npm read it (it printed the program's help, outsider).
-  if (argv[0] === 'help' && argv[1] !== undefined && Object.hasOwn(COMMANDS, argv[1]))
-    return main([argv[1], '--help'], io, hooks);
+  // `help bogus` is the unknown command it names (exit 2), not the program's help with exit 0.
+  if (argv[0] === 'help' && argv[1] !== undefined)
+    return main(Object.hasOwn(COMMANDS, argv[1]) ? [argv[1], '--help'] : [argv[1]], io, hooks);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     // Asked for, it is the answer (stdout, 0); with no command at all, it says what was missing.

@@ -54,6 +54,12 @@ describe('serve command line (docs/contract/console.md §1)', () => {
     expect(parseServeArgs(['--clock-speed', '100000'], env).clockSpeed).toBe(100_000);
   });
 
+  it('lists the options it takes after an unknown one', () => {
+    expect(() => parseServeArgs(['--bogus'], env)).toThrow(
+      /^unknown option --bogus: this command takes --host, --port, --data-dir, --ephemeral, --clock-speed$/,
+    );
+  });
+
   it('takes --help as a request for the usage, not an error', () => {
     expect(() => parseServeArgs(['--help'], env)).toThrow(HelpRequested);
     expect(() => parseServeArgs(['-h', '--port', 'nope'], env)).toThrow(HelpRequested);

@@ -45,7 +45,7 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
     const message = error instanceof Error ? error.message : String(error);
     // Node's hint after an unknown option is about positionals that start with a dash, with its
     // quotes unbalanced ('-- "--junit"'): the options this command takes say more (outsider).
-    const unknown = /^Unknown option '([^']*)'\./.exec(message);
+    const unknown = /^Unknown option '([^']*)'/.exec(message);
     throw new UsageError(
       unknown
         ? `unknown option ${unknown[1]}: this command takes ${Object.keys(options)
@@ -96,15 +96,16 @@ export function numberOf(option: string, text: string, min: number, max: number,
  * be (one message for every cause read as "no line breaks" where there were none, outsider).
  */
 export function checkAuthorization(value: string | undefined): void {
-  if (value === undefined || /^[\t\x20-\x7E\x80-\xFF]+$/.test(value)) return;
+  if (value === undefined || (/^[\t\x20-\x7E\x80-\xFF]+$/.test(value) && value.trim() !== '')) return;
   const bad = [...value].find((c) => !/[\t\x20-\x7E\x80-\xFF]/.test(c));
+  const code = bad?.codePointAt(0) ?? 0;
   const why =
-    value === ''
+    value.trim() === ''
       ? 'it is empty'
       : bad === '\r' || bad === '\n'
         ? 'it has a line break'
-        : bad !== undefined && bad.codePointAt(0)! < 0x20
-          ? `it has a control character (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`
+        : code < 0x20 || code === 0x7f
+          ? `it has a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`
           : `it has a character past Latin-1 (${bad ?? ''})`;
   throw new UsageError(`--authorization must be a value an HTTP header can carry: ${why}`);
 }
