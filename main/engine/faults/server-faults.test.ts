@@ -208,3 +208,29 @@ describe('matching at the servers', () => {
     });
   });
 });
+
+describe('a rule with a field it does not have', () => {
+  it('is refused (400), down to its match and action: a misspelt times left a one-shot fault on for good (outsider)', async () => {
+    const rule = { target: 'cloudQueue', match: { path: '/version' }, action: { type: 'status', status: 503 } };
+    for (const [wrong, path] of [
+      [{ ...rule, tims: 1 }, '/tims'],
+      [{ ...rule, match: { path: '/version', reasn: 'refresh' } }, '/match/reasn'],
+      [{ ...rule, action: { type: 'status', status: 503, retryAftr: '5' } }, '/action/retryAftr'],
+    ] as const) {
+      const answer = await admin(engine, 'POST', '/faults', wrong);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(JSON.stringify(answer.body)).toContain(path);
+    }
+    expect((await admin(engine, 'GET', '/faults')).body).toEqual([]);
+    // And in a scenario's fault step, which would run on without the count it meant.
+    const saved = await admin(engine, 'POST', '/scenarios', {
+      name: 'typo',
+      steps: [
+        { type: 'fault', rule: { ...rule, tims: 1 } },
+        { type: 'expect', playerId: 'player-kitchen', state: 'IDLE' },
+      ],
+    });
+    expect(saved.status).toBe(400);
+    expect(JSON.stringify(saved.body)).toContain('/steps/0/rule/tims');
+  });
+});

@@ -92,6 +92,22 @@ export const FaultRuleInputSchema = Type.Object({
   label: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
+/**
+ * A rule with no field it does not know, down to its match and action: a misspelt `tims` left a
+ * one-shot fault on for good, a `reasn` a rule that matched every request (outsider, review). What
+ * `faults.add`, a scenario's `fault` step and a fleet take; a bundle's list of live rules, which a
+ * run does not use, stays as old exports wrote it.
+ */
+const Strict = { additionalProperties: false } as const;
+export const StrictFaultRuleSchema = Type.Object(
+  {
+    ...FaultRuleInputSchema.properties,
+    match: Type.Optional(faultMatchSchema(Strict)),
+    action: faultActionSchema(Strict),
+  },
+  Strict,
+);
+
 const sameRules: SameFields<Static<typeof FaultRuleInputSchema>, FaultRuleInput> = true;
 const sameActions: SameFields<Static<typeof FaultActionSchema>, FaultAction> = true;
 const sameMatches: SameFields<Static<ReturnType<typeof faultMatchSchema>>, FaultMatch> = true;
@@ -172,7 +188,7 @@ export const faultCommands = {
   'faults.add': command<FaultRule>()({
     summary:
       'Adds a fault rule for login, control, cloudQueue (the console\u2019s servers) or player (the player\u2019s client).',
-    input: FaultRuleInputSchema,
+    input: StrictFaultRuleSchema,
     http: { method: 'POST', path: '/faults' },
   }),
   'faults.remove': command<{ removed: true }>()({

@@ -5,7 +5,7 @@
 import Type from 'typebox';
 import { command } from '../command.js';
 import type { FleetListItem, FleetReport, FleetReportFile } from '../fleet-types.js';
-import { faultActionSchema, faultMatchSchema, FaultRuleInputSchema } from './faults.js';
+import { StrictFaultRuleSchema } from './faults.js';
 import { Empty, HeaderValue, Id } from './shared.js';
 
 /** The most players one fleet holds in one console: the bench measures 10,000 on two cores. */
@@ -21,22 +21,13 @@ const EngineMs = Type.Integer({ minimum: 0, maximum: MAX_FLEET_DURATION_MS });
  * A fleet's input holds no field it does not know, down to a rule's match and action: a misspelt
  * `threshold` started a fleet judged on nothing, a `startMs` written inside the rule started its
  * fault at once (audit AC-3, AC-6), and a misspelt match key (`reasn`) left a rule that matched
- * every request (review). The console's own rules (`faults.add`, a bundle's) stay as they were.
+ * every request (review).
  */
 const Strict = { additionalProperties: false } as const;
 
-const FleetRuleSchema = Type.Object(
-  {
-    ...FaultRuleInputSchema.properties,
-    match: Type.Optional(faultMatchSchema(Strict)),
-    action: faultActionSchema(Strict),
-  },
-  Strict,
-);
-
 export const FleetFaultSchema = Type.Object(
   {
-    rule: FleetRuleSchema,
+    rule: StrictFaultRuleSchema,
     startMs: Type.Optional(EngineMs),
     durationMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FLEET_DURATION_MS })),
   },

@@ -10,7 +10,7 @@ import {
   type ScenarioReport,
   type ScenarioStep,
 } from '../scenario-types.js';
-import { FaultRuleInputSchema, TriggerRequestSchema } from './faults.js';
+import { StrictFaultRuleSchema, TriggerRequestSchema } from './faults.js';
 import { PlayerActionSchema } from './player.js';
 import { Empty, Id, type Same, type SameFields } from './shared.js';
 import type { PlaybackState } from '../types.js';
@@ -82,7 +82,7 @@ const Outcome = { pendingAtExport: Type.Optional(Type.Boolean()), outcomeNotChec
 const Refusable = { expectError: Type.Optional(Type.Boolean()), ...Outcome };
 
 export const ScenarioStepSchema = Type.Union([
-  CallStep({ type: Type.Literal('fault'), rule: FaultRuleInputSchema, ref: Type.Optional(RuleRef) }),
+  CallStep({ type: Type.Literal('fault'), rule: StrictFaultRuleSchema, ref: Type.Optional(RuleRef) }),
   CallStep({ type: Type.Literal('faultRemove'), rule: RuleRef }),
   CallStep({
     type: Type.Literal('faultMove'),
