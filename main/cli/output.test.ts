@@ -24,6 +24,17 @@ function fifo(): string {
   return path;
 }
 
+/** A scenario that passes on a fresh console: its office player idle. */
+function idleScenario(folder: string): string {
+  const path = join(folder, 'scenario.json');
+  const steps = [
+    { type: 'clock', speed: 0 },
+    { type: 'expect', playerId: 'player-office', state: 'IDLE' },
+  ];
+  writeFileSync(path, JSON.stringify({ name: 'An idle player', steps }));
+  return path;
+}
+
 describe('a report', () => {
   it('to a FIFO nothing reads is refused at once, as a bad command line', () => {
     const path = fifo();
@@ -43,18 +54,23 @@ describe('a report', () => {
     // Larger than a pipe's buffer: written through as the reader takes it.
     const report = JSON.stringify({ pad: 'p'.repeat(200_000) });
     const said: string[] = [];
-    // The reader opens the FIFO when its process has started: until then the claim finds none.
-    let reports: ReturnType<typeof claimOutputs> | undefined;
-    for (let tries = 0; !reports; tries++) {
-      try {
-        reports = claimOutputs({ json: path });
-      } catch (error) {
-        if (!(error instanceof UsageError) || tries > 100) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      // The reader opens the FIFO when its process has started: until then the claim finds none.
+      let reports: ReturnType<typeof claimOutputs> | undefined;
+      for (let tries = 0; !reports; tries++) {
+        try {
+          reports = claimOutputs({ json: path });
+        } catch (error) {
+          if (!(error instanceof UsageError) || tries > 100) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
       }
+      reports.write(path, report, { stdout: () => undefined, stderr: (text) => said.push(text) });
+      await ended;
+    } finally {
+      // A failed claim or write leaves `cat` waiting on the FIFO for ever.
+      reader.kill();
     }
-    reports.write(path, report, { stdout: () => undefined, stderr: (text) => said.push(text) });
-    await ended;
     expect(read).toBe(report);
     expect(said).toEqual([`wrote ${path}\n`]);
     expect(statSync(path).isFIFO()).toBe(true);
@@ -92,18 +108,7 @@ describe('a report', () => {
   });
 
   it('of run, given as its standard output (what `--json >(jq .)` names), is the report, exit 0', () => {
-    const folder = tempDir();
-    const scenario = join(folder, 'scenario.json');
-    writeFileSync(
-      scenario,
-      JSON.stringify({
-        name: 'An idle player',
-        steps: [
-          { type: 'clock', speed: 0 },
-          { type: 'expect', playerId: 'player-office', state: 'IDLE' },
-        ],
-      }),
-    );
+    const scenario = idleScenario(tempDir());
     // The command's stdout is a pipe to this test: /dev/stdout is that pipe.
     const run = spawnSync(process.execPath, [builtCli(), 'run', scenario, '--json', '/dev/stdout'], {
       encoding: 'utf8',
@@ -116,17 +121,7 @@ describe('a report', () => {
 
   it('of a run whose stdout reader has gone (`| true`) is written, and the run exits by its verdict (outsider: EPIPE)', () => {
     const folder = tempDir();
-    const scenario = join(folder, 'scenario.json');
-    writeFileSync(
-      scenario,
-      JSON.stringify({
-        name: 'Idle',
-        steps: [
-          { type: 'clock', speed: 0 },
-          { type: 'expect', playerId: 'player-office', state: 'IDLE' },
-        ],
-      }),
-    );
+    const scenario = idleScenario(folder);
     const json = join(folder, 'report.json');
     // `true` has exited long before the console has started: every line of the run meets EPIPE.
     const run = spawnSync(
