@@ -3,7 +3,7 @@
  * every refusal said "(no line breaks)", for an empty value and an escape character too (outsider).
  */
 import { describe, expect, it } from 'vitest';
-import { checkAuthorization, numberOf, UsageError } from './usage.js';
+import { checkAuthorization, numberOf, parseCommandLine, UsageError } from './usage.js';
 
 describe('--authorization', () => {
   it.each([
@@ -29,5 +29,21 @@ describe('a number an option gives', () => {
     expect(numberOf('port', '80', 0, 100, true)).toBe(80);
     expect(() => numberOf('speed', '', 0, 10)).toThrow(/--speed must be a number from 0 to 10, got an empty value/);
     expect(() => numberOf('port', '0x10', 0, 100, true)).toThrow(/--port must be a whole number/);
+  });
+});
+
+describe('an option given twice', () => {
+  const options = { json: { type: 'string' }, threshold: { type: 'string', multiple: true } } as const;
+  it('is refused, where its last value was taken without a word (outsider)', () => {
+    expect(() => parseCommandLine(['--json', 'a', '--json=b'], options, 'help')).toThrow(
+      /^--json is given twice: give it once$/,
+    );
+  });
+  it('is taken when it takes several, and after -- it is no option', () => {
+    expect(parseCommandLine(['--threshold', 'a', '--threshold', 'b'], options, 'help').values.threshold).toEqual([
+      'a',
+      'b',
+    ]);
+    expect(parseCommandLine(['--json', 'a', '--', '--json'], options, 'help').positionals).toEqual(['--json']);
   });
 });

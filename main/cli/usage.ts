@@ -56,6 +56,16 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
   }
   // Asked for before anything else is checked: `-h --port nope` is a request for help.
   if ((parsed.values as { help?: boolean }).help) throw new HelpRequested(help);
+  // An option given twice took its last value without a word: `run --json a --json b` wrote b
+  // alone (outsider). One that takes several (`--threshold`) is given as often as it likes.
+  const given = new Set<string>();
+  for (const arg of config.args) {
+    if (arg === '--') break;
+    const name = /^--([^=]+)/.exec(arg)?.[1];
+    if (name === undefined || !Object.hasOwn(options, name) || options[name]!.multiple) continue;
+    if (given.has(name)) throw new UsageError(`--${name} is given twice: give it once`);
+    given.add(name);
+  }
   return parsed;
 }
 
