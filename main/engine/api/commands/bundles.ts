@@ -7,6 +7,7 @@
 import Type from 'typebox';
 import { BUNDLE_FORMAT, BUNDLE_VERSIONS_READ, type BundleImportResult, type ReproBundle } from '../bundle-types.js';
 import { command, WHOLE_QUEUE_BODY_LIMIT } from '../command.js';
+import { Strict } from './shared.js';
 import { MAX_CLOCK_SPEED } from './core.js';
 import { TRAFFIC_EXPORT_MAX } from '../traffic-types.js';
 import { FaultRuleInputSchema, TrafficFilterSchema } from './faults.js';
@@ -50,7 +51,7 @@ export const ReproBundleSchema = Type.Object(
         now: Type.Optional(Type.Number()),
         speed: Type.Number({ minimum: 0, maximum: MAX_CLOCK_SPEED }),
       },
-      { additionalProperties: false },
+      Strict,
     ),
     faults: Type.Array(FaultRuleInputSchema, { maxItems: 1_000 }),
     queues: Type.Array(BundleQueueSchema, { maxItems: 100 }),
@@ -59,7 +60,7 @@ export const ReproBundleSchema = Type.Object(
     // Carried for people and HAR tools; an import does not replay it.
     har: Type.Optional(Type.Unknown()),
   },
-  { additionalProperties: false },
+  Strict,
 );
 
 export const bundleCommands = {

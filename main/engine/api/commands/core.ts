@@ -4,7 +4,7 @@ import { command } from '../command.js';
 import type { OpenApiDocument } from '../openapi-types.js';
 import type { PlayerDetail } from '../player-types.js';
 import type { ClockState, EngineStateView, PlayerView, UiPreferences } from '../types.js';
-import { Empty, Id } from './shared.js';
+import { Empty, Id, Strict } from './shared.js';
 
 /** The fastest the engine clock runs: `POST /clock`, a scenario's and a bundle's clock, and `--clock-speed` alike. */
 export const MAX_CLOCK_SPEED = 100_000;
@@ -48,7 +48,7 @@ export const coreCommands = {
         theme: Type.Optional(Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')])),
         demoDismissed: Type.Optional(Type.Boolean()),
       },
-      { additionalProperties: false },
+      Strict,
     ),
     http: { method: 'PATCH', path: '/preferences' },
   }),

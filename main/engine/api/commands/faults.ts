@@ -21,7 +21,7 @@ import {
   type TrafficSummary,
 } from '../traffic-types.js';
 import type { HarLog } from '../har-types.js';
-import { Empty, HeaderValue, Id, Whole, type Same, type SameFields } from './shared.js';
+import { Empty, HeaderValue, Id, Strict, Whole, type Same, type SameFields } from './shared.js';
 
 const Target = Type.Union([
   Type.Literal('login'),
@@ -40,8 +40,8 @@ const TrafficTargetSchema = Type.Union([
 ]);
 
 /**
- * The schemas of a rule's action and match, built with `options` for each object: the fleet's
- * refuse a field they do not know (`additionalProperties: false`, api/commands/fleets.ts).
+ * The schemas of a rule's action and match, built with `options` for each object: the strict
+ * rule's refuse a field they do not know (`Strict`, `StrictFaultRuleSchema` below).
  */
 export const faultActionSchema = (options: TObjectOptions = {}) =>
   Type.Union([
@@ -98,7 +98,6 @@ export const FaultRuleInputSchema = Type.Object({
  * `faults.add`, a scenario's `fault` step and a fleet take; a bundle's list of live rules, which a
  * run does not use, stays as old exports wrote it.
  */
-const Strict = { additionalProperties: false } as const;
 export const StrictFaultRuleSchema = Type.Object(
   {
     ...FaultRuleInputSchema.properties,

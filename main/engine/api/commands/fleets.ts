@@ -6,7 +6,7 @@ import Type from 'typebox';
 import { command } from '../command.js';
 import type { FleetListItem, FleetReport, FleetReportFile } from '../fleet-types.js';
 import { StrictFaultRuleSchema } from './faults.js';
-import { Empty, HeaderValue, Id } from './shared.js';
+import { Empty, HeaderValue, Id, Strict } from './shared.js';
 
 /** The most players one fleet holds in one console: the bench measures 10,000 on two cores. */
 export const MAX_FLEET_PLAYERS = 20_000;
@@ -23,7 +23,6 @@ const EngineMs = Type.Integer({ minimum: 0, maximum: MAX_FLEET_DURATION_MS });
  * fault at once (audit AC-3, AC-6), and a misspelt match key (`reasn`) left a rule that matched
  * every request (review).
  */
-const Strict = { additionalProperties: false } as const;
 
 export const FleetFaultSchema = Type.Object(
   {

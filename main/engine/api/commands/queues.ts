@@ -16,7 +16,7 @@ import type {
   QueueView,
   TimePlayedRecordView,
 } from '../queue-types.js';
-import { Id, Whole } from './shared.js';
+import { Id, Strict, Whole } from './shared.js';
 
 const Text = Type.String({ maxLength: 4096 });
 const Named = Type.Object({ name: Type.Optional(Text) });
@@ -64,7 +64,7 @@ export const ItemInput = Type.Object({
 const Millis = Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400_000 }));
 export const ReportsInput = Type.Object(
   { sendUpdateAfterMillis: Millis, periodicIntervalMillis: Millis, sendPlaybackActions: Flag },
-  { additionalProperties: false },
+  Strict,
 );
 
 /** The container's name is the queue's and its id is the queue's: other fields are ignored. */

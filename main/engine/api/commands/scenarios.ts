@@ -12,7 +12,7 @@ import {
 } from '../scenario-types.js';
 import { StrictFaultRuleSchema, TriggerRequestSchema } from './faults.js';
 import { PlayerActionSchema } from './player.js';
-import { Empty, Id, type Same, type SameFields } from './shared.js';
+import { Empty, Id, Strict, type Same, type SameFields } from './shared.js';
 import type { PlaybackState } from '../types.js';
 import type { PlayerMachineState } from '../player-types.js';
 import { MAX_CLOCK_SPEED, MAX_CLOCK_STEP_MS } from './core.js';
@@ -60,7 +60,7 @@ const NotChecked = Type.String({ minLength: 1, maxLength: 300 });
  * PASS). A rule's own fields are its schema's to judge.
  */
 const Step = <Properties extends Parameters<typeof Type.Object>[0]>(properties: Properties) =>
-  Type.Object(properties, { additionalProperties: false });
+  Type.Object(properties, Strict);
 
 /** Per player, the requests it had begun since the scenario's first call (`requestsBefore`). */
 const RequestsBefore = Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 0 }), {
@@ -163,7 +163,7 @@ export const ScenarioFieldsSchema = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 2_000 })),
     steps: Type.Array(ScenarioStepSchema, { minItems: 1, maxItems: MAX_SCENARIO_STEPS }),
   },
-  { additionalProperties: false },
+  Strict,
 );
 
 export type StoredScenarioView = Scenario & { lastReport: ScenarioReport | null };
@@ -178,7 +178,7 @@ export const scenarioCommands = {
     summary: 'Saves a scenario (a new one, or an existing one by id).',
     input: Type.Object(
       { id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,80}$' })), ...ScenarioFieldsSchema.properties },
-      { additionalProperties: false },
+      Strict,
     ),
     http: { method: 'POST', path: '/scenarios' },
   }),

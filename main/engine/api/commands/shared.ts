@@ -2,6 +2,12 @@
 import Type from 'typebox';
 
 /**
+ * An object's schema option: no field it does not know. A misspelt field would otherwise be
+ * dropped without a word, and what it meant left unchecked.
+ */
+export const Strict = { additionalProperties: false } as const;
+
+/**
  * A schema spelled out beside the API type it checks (a union mapped from a list has no static type):
  * `true` only when each is assignable to the other, so that the two cannot drift apart unseen.
  * Optional fields escape it (an object without one is assignable to one with it): `SameFields`
