@@ -106,7 +106,8 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<ExitCode
   ]);
   // Never said with credentials in it: a user name and password are no part of a base URL (the
   // engine refuses them), and the banner printed them (outsider).
-  if (URL.canParse(report.baseUrl) && (new URL(report.baseUrl).username || new URL(report.baseUrl).password))
+  const parsed = URL.canParse(report.baseUrl) ? new URL(report.baseUrl) : null;
+  if (parsed && (parsed.username || parsed.password))
     throw new UsageError(
       `the report's baseUrl carries a user name or password, which a base URL must not: give credentials with --authorization`,
     );

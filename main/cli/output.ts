@@ -132,8 +132,7 @@ export function claimOutputs(
           targets.delete(path);
         }
       } else writeWhole(target.file, text);
-      io.stderr(`wrote ${path}
-`);
+      io.stderr(`wrote ${path}\n`);
     },
   };
 }

@@ -37,6 +37,9 @@ export interface FaultDecision {
   hit: FaultHit;
 }
 
+/** The reasons a player sends, as a refusal lists them. */
+const SENT_REASONS = [...ITEM_WINDOW_REASONS, ...COMBINED_REASONS].join(', ');
+
 export class FaultRegistry {
   private rules: FaultRule[];
   private readonly draws = new Map<string, SeededRandom>();
@@ -95,13 +98,8 @@ export class FaultRegistry {
     if (match?.reason !== undefined && parseReason(match.reason) === null)
       throw new EngineError(
         'invalid_input',
-        `match.reason ${JSON.stringify(match.reason)} is no reason a player sends: one of ${[...ITEM_WINDOW_REASONS, ...COMBINED_REASONS].join(', ')}`,
-        [
-          {
-            path: '/match/reason',
-            message: `must be one of ${[...ITEM_WINDOW_REASONS, ...COMBINED_REASONS].join(', ')}`,
-          },
-        ],
+        `match.reason ${JSON.stringify(match.reason)} is no reason a player sends: one of ${SENT_REASONS}`,
+        [{ path: '/match/reason', message: `must be one of ${SENT_REASONS}` }],
       );
     const rule: FaultRule = {
       target,
