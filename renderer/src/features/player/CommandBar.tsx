@@ -22,6 +22,8 @@ import {
   copyableOf,
   exampleFields,
   NEW_DRAFT,
+  CONTROL_COMMAND_FIELD,
+  LOAD_QUEUE_FIELD,
   requestOf,
   requestProblem,
   SEEK_COMMANDS,
@@ -140,6 +142,7 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
         <label>
           <span>Command</span>
           <select
+            id={CONTROL_COMMAND_FIELD}
             aria-label="Control command to send"
             value={command}
             onChange={(e) => setCommand(e.target.value as Command)}
@@ -242,6 +245,7 @@ export function CommandBar({ detail }: { detail: PlayerDetail }) {
             <label>
               <span>Console queue</span>
               <select
+                id={LOAD_QUEUE_FIELD}
                 aria-label="Console queue"
                 value={queues.find((q) => q.queueBaseUrl === fields.queueBaseUrl)?.id ?? ''}
                 onChange={(e) => {

@@ -1,6 +1,7 @@
 /** The playing track with its playhead, moved with the engine clock between pushes. */
 import type { PlayerDetail } from '@engine-api/player-types';
 import { useEngineNow } from '../../stores/clock';
+import { CONTROL_COMMAND_FIELD, LOAD_QUEUE_FIELD } from './command-drafts';
 import styles from './NowPlaying.module.css';
 
 export function formatMillis(ms: number): string {
@@ -11,7 +12,16 @@ export function formatMillis(ms: number): string {
 export function NowPlaying({ detail }: { detail: PlayerDetail }) {
   const now = useEngineNow();
   const track = detail.track;
-  if (!track) return <p className="muted">Nothing loaded. Load a cloud queue on this group from the command bar.</p>;
+  if (!track)
+    return (
+      <p className="muted">
+        Nothing loaded. Load a cloud queue on this group with the{' '}
+        <button type="button" className="link in-text" onClick={focusLoadForm}>
+          Control API form
+        </button>
+        .
+      </p>
+    );
   const duration = track.durationMillis ?? 0;
   const moving = detail.state === 'PLAYING' && now !== null;
   const position = Math.min(duration || Infinity, detail.positionMillis + (moving ? Math.max(0, now - detail.at) : 0));
@@ -40,4 +50,14 @@ export function NowPlaying({ detail }: { detail: PlayerDetail }) {
       </div>
     </div>
   );
+}
+
+/**
+ * The form is at the foot of the page, below the fold at 1440 px: the line that says to use it
+ * takes the user there, to the queue to load if the form is on loadCloudQueue (outsider).
+ */
+function focusLoadForm() {
+  const target = document.getElementById(LOAD_QUEUE_FIELD) ?? document.getElementById(CONTROL_COMMAND_FIELD);
+  target?.scrollIntoView({ block: 'center' });
+  target?.focus();
 }

@@ -226,3 +226,7 @@ export const useCommandDrafts = create<CommandDrafts>((set, get) => ({
     return offered;
   },
 }));
+
+/** The ids of the form's command and queue fields: the Now playing panel's empty line takes the user to them. */
+export const CONTROL_COMMAND_FIELD = 'control-command';
+export const LOAD_QUEUE_FIELD = 'control-load-queue';
