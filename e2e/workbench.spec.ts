@@ -59,6 +59,12 @@ test('a QA check cycle, inject → trigger → the request with its fault and th
   await expect(failed).toContainText('refresh');
   await expect(rule.getByTestId('workbench-rule-hits')).toHaveAttribute('data-hits', '1');
 
+  // The failed ones alone, kept in the address: the reports of a playing player no longer push them out of view.
+  await page.getByLabel('Requests shown').selectOption({ label: 'Failed or faulted' });
+  await expect(player.requests.locator('tbody tr')).toHaveCount(1);
+  await expect(player.requests.locator('tbody tr')).toHaveAttribute('data-status', '404');
+  expect(new URL(page.url()).hash).toContain('requests=failed');
+
   // The state change it caused: on the diagram, and linked from the row to its transition.
   await player.expectState('IDLE');
   const transition = failed.getByRole('link', { name: /^→ IDLE: transition \d+, PLAYING to IDLE$/ });
@@ -66,6 +72,7 @@ test('a QA check cycle, inject → trigger → the request with its fault and th
   await transition.click();
   await expect(player.timeline.locator('tr[aria-current="true"]')).toContainText('PLAYING → IDLE');
   expect(area(page)).toBe('#/player');
+  await expect(page.getByLabel('Requests shown')).toHaveValue('failed');
 
   // Its traffic entry is one link away (the only link that leaves the page).
   const entry = failed.getByRole('link', { name: /^Traffic entry \d+$/ });

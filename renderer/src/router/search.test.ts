@@ -86,6 +86,13 @@ describe('the other areas', () => {
     });
   });
 
+  it('player: the requests shown are one of the strip’s choices, or all of them', () => {
+    expect(kept(playerSearch(fromAddress('?player=p&requests=failed')))).toEqual({ player: 'p', requests: 'failed' });
+    expect(kept(playerSearch(fromAddress('?requests=no-reports')))).toEqual({ requests: 'no-reports' });
+    expect(kept(playerSearch(fromAddress('?player=p&requests=all')))).toEqual({ player: 'p' });
+    expect(kept(playerSearch(fromAddress('?player=p&requests=FAILED')))).toEqual({ player: 'p' });
+  });
+
   it('queues: an id that looks like a number is still an id', () => {
     expect(queuesSearch({ queue: 42 } as never)).toEqual({ queue: '42' });
     expect(kept(queuesSearch(fromAddress('?queue=')))).toEqual({});

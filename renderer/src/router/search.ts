@@ -117,17 +117,25 @@ export function trafficSearchOf(filter: TrafficFilter): Omit<TrafficSearch, 'ent
 
 // ── Player ──────────────────────────────────────────────────────────────────────────────────
 
+/** Which of a player's requests its strip shows; `all` is the address without the field. */
+export type RequestsShown = 'all' | 'failed' | 'no-reports';
+
 export interface PlayerSearch {
   player?: string;
   /** A transition to mark and scroll into view (the traffic log's links). */
   transition?: number;
+  requests?: Exclude<RequestsShown, 'all'>;
 }
 
 export function playerSearch(given: PlayerSearch): PlayerSearch {
   const raw = given as Raw;
   const player = text(raw.player);
   // A transition is a player's: without one it marks nothing.
-  return { player, transition: player ? positiveInt(raw.transition) : undefined };
+  return {
+    player,
+    transition: player ? positiveInt(raw.transition) : undefined,
+    requests: oneOf(['failed', 'no-reports'] as const, raw.requests),
+  };
 }
 
 // ── Queues ──────────────────────────────────────────────────────────────────────────────────

@@ -21,7 +21,7 @@ import { NowPlaying } from './NowPlaying';
 import { PlayerButtons } from './PlayerButtons';
 import { PlayerReports } from './PlayerReports';
 import { RequestStrip } from './RequestStrip';
-import { foldRequests, type RequestRow } from './request-rows';
+import { foldRequests, REQUESTS_SHOWN, shownRows, type RequestRow } from './request-rows';
 import { RetryWaits } from './RetryWaits';
 import { StateDiagram } from './StateDiagram';
 import { formatEngineClock, formatEngineTime } from '../../format/engine-time';
@@ -53,7 +53,8 @@ export function PlayerPage() {
   } | null>(null);
   const paused = frozen !== null && frozen.playerId === selected;
   const transitions = paused ? frozen.transitions : liveTransitions;
-  const requests = paused ? frozen.requests : liveRequests;
+  const requestsShown = search.requests ?? 'all';
+  const requests = shownRows(paused ? frozen.requests : liveRequests, requestsShown);
   const marks = useMarks(selected);
   const marked = search.transition ?? null;
   const markedShown = marked !== null && transitions.some((t) => t.seq === marked);
@@ -62,12 +63,18 @@ export function PlayerPage() {
     if (markedShown) document.getElementById(`transition-${marked}`)?.scrollIntoView({ block: 'center' });
   }, [marked, markedShown]);
   // Another player, chosen here: it replaces the address (Back leaves the area), and drops the mark.
-  const choose = (playerId: string) => void navigate({ search: { player: playerId }, replace: true });
+  const choose = (playerId: string) =>
+    void navigate({ search: { player: playerId, requests: search.requests }, replace: true });
+  const showRequests = (shown: string) =>
+    void navigate({
+      search: (prev) => ({ ...prev, requests: shown === 'failed' || shown === 'no-reports' ? shown : undefined }),
+      replace: true,
+    });
   const since = paused ? liveTransitions.filter((t) => t.seq > (frozen.transitions.at(-1)?.seq ?? 0)).length : 0;
 
   const failingShown = detail?.failing && detail.retrying.length === 0 ? detail.failing : null;
   const firstPlayer = coordinators.find((c) => c.player)?.player;
-  // How the tabs name the shown player (its group), for the strip and the reports.
+  // How the tabs name the shown player (its group), for the reports.
   const playerName = coordinators.find((c) => c.player?.id === detail?.id)?.group.name ?? detail?.id ?? '';
   return (
     <section className={styles.page} aria-labelledby="page-title">
@@ -125,6 +132,18 @@ export function PlayerPage() {
             <div className="panel-head">
               <h2>Requests</h2>
               <span className="muted">player and server sides in one row</span>
+              <select
+                aria-label="Requests shown"
+                value={requestsShown}
+                onChange={(e) => showRequests(e.target.value)}
+                className={styles.requestsShown}
+              >
+                {REQUESTS_SHOWN.map(({ value, label }) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
               <button
                 type="button"
                 aria-pressed={paused}
@@ -141,7 +160,7 @@ export function PlayerPage() {
               rows={requests}
               transitions={transitions}
               playerId={detail.id}
-              playerName={playerName}
+              rowsShown={requestsShown}
               loading={!paused && recent === undefined}
             />
           </section>

@@ -14,10 +14,12 @@ describe('the player’s requests with none to show', () => {
     [true, 'Reading the newest traffic…'],
     [false, 'No requests of this player among the newest traffic.'],
   ])('loading %s: says %s', (loading, said) => {
-    renderOverFakeEngine(
-      <RequestStrip rows={[]} transitions={[]} playerId="p" playerName="Kitchen" loading={loading} />,
-      nothing,
-    );
+    renderOverFakeEngine(<RequestStrip rows={[]} transitions={[]} playerId="p" loading={loading} />, nothing);
     expect(screen.getByText(said)).toBeTruthy();
+  });
+
+  it('says no failure, not no request, when it shows the failed ones alone', () => {
+    renderOverFakeEngine(<RequestStrip rows={[]} transitions={[]} playerId="p" rowsShown="failed" />, nothing);
+    expect(screen.getByText('No failed or faulted request of this player among the newest traffic.')).toBeTruthy();
   });
 });

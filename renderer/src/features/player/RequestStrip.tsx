@@ -7,23 +7,28 @@ import { Link } from '@tanstack/react-router';
 import type { PlayerTransition } from '@engine-api/player-types';
 import { DataTable } from '../../components/DataTable';
 import { formatEngineClock } from '../../format/engine-time';
+import type { RequestsShown } from '../../router/search';
 import { entryOf, type RequestRow } from './request-rows';
 import styles from './RequestStrip.module.css';
 
 const SHOWN = 60;
 
-/** `playerName`: how the tabs name the player (its group); the id is the cell's title. */
+/**
+ * No column names the player: every row is the player the tab names (a column of one name doubled
+ * each row's height at 1440 px and cut the links off at 1024, outsider).
+ */
 export function RequestStrip({
   rows,
   transitions,
   playerId,
-  playerName,
+  rowsShown = 'all',
   loading = false,
 }: {
   rows: RequestRow[];
   transitions: PlayerTransition[];
   playerId: string;
-  playerName: string;
+  /** Which rows these are (the address's choice, kept by the links to transitions); `failed`: an empty strip says no failure, not no request. */
+  rowsShown?: RequestsShown;
   /** The traffic is not read yet: said as such, not as "No requests". */
   loading?: boolean;
 }) {
@@ -33,7 +38,11 @@ export function RequestStrip({
         Reading the newest traffic…
       </p>
     ) : (
-      <p className="muted">No requests of this player among the newest traffic.</p>
+      <p className="muted">
+        {rowsShown === 'failed'
+          ? 'No failed or faulted request of this player among the newest traffic.'
+          : 'No requests of this player among the newest traffic.'}
+      </p>
     );
   const caused = new Map<string, PlayerTransition[]>();
   for (const t of transitions) if (t.requestId) caused.set(t.requestId, [...(caused.get(t.requestId) ?? []), t]);
@@ -42,7 +51,6 @@ export function RequestStrip({
       <thead>
         <tr>
           <th scope="col">Time</th>
-          <th scope="col">Player</th>
           <th scope="col">Request</th>
           <th scope="col">Status</th>
           <th scope="col">Retry</th>
@@ -63,8 +71,7 @@ export function RequestStrip({
             <td>
               <code>{formatEngineClock(row.at)}</code>
             </td>
-            <td title={row.playerId ?? undefined}>{row.playerId === playerId ? playerName : (row.playerId ?? '')}</td>
-            <td>
+            <td className={styles.nowrap}>
               <code>{`${row.method === 'GET' ? '' : `${row.method} `}${lastSegment(row.path)}`}</code>
               {row.reason && <span className="muted">{` ${row.reason}`}</span>}
             </td>
@@ -94,7 +101,11 @@ export function RequestStrip({
                     <Link
                       key={t.seq}
                       to="/player"
-                      search={{ player: playerId, transition: t.seq }}
+                      search={{
+                        player: playerId,
+                        transition: t.seq,
+                        requests: rowsShown === 'all' ? undefined : rowsShown,
+                      }}
                       aria-label={`${shown}: transition ${t.seq}, ${t.from} to ${t.to}`}
                       title={t.transition}
                     >

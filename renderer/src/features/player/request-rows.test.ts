@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TrafficSummary } from '@engine-api/traffic-types';
-import { entryOf, foldRequests } from './request-rows';
+import { entryOf, foldRequests, shownRows } from './request-rows';
 
 let nextId = 1;
 function entry(over: Partial<TrafficSummary>): TrafficSummary {
@@ -85,5 +85,33 @@ describe('foldRequests', () => {
     const newer = entry({ requestId: null, at: 9 });
     const rows = foldRequests([older, newer], 'p1');
     expect(rows.map((r) => r.client!.id)).toEqual([newer.id, older.id]);
+  });
+});
+
+describe('shownRows', () => {
+  const rows = foldRequests(
+    [
+      entry({ requestId: 'ok', status: 200 }),
+      entry({ requestId: 'report', method: 'POST', path: '/queues/q1/v2.3/timePlayed?x=1', reason: null, status: 204 }),
+      entry({ requestId: 'failed-report', method: 'POST', path: '/queues/q1/v2.3/timePlayed', status: 500 }),
+      entry({ requestId: 'no-answer', status: null, outcome: 'incomplete' }),
+      entry({ requestId: 'not-found', status: 404 }),
+      entry({ requestId: 'delayed', status: 200, fault: { ruleId: 'f2', action: 'latency' } }),
+      entry({ requestId: 'redirect', status: 302 }),
+    ],
+    'p1',
+  );
+  const ids = (shown: Parameters<typeof shownRows>[1]) => shownRows(rows, shown).map((row) => row.requestId);
+
+  it('shows every row, in their order, for all', () => {
+    expect(ids('all')).toEqual(rows.map((row) => row.requestId));
+  });
+
+  it('keeps a failed or faulted request, a report among them, and nothing that was answered cleanly', () => {
+    expect(ids('failed').sort()).toEqual(['delayed', 'failed-report', 'no-answer', 'not-found']);
+  });
+
+  it('leaves out the reports, failed or not, and keeps the rest', () => {
+    expect(ids('no-reports').sort()).toEqual(['delayed', 'no-answer', 'not-found', 'ok', 'redirect']);
   });
 });

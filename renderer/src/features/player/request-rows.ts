@@ -7,6 +7,7 @@
  */
 import type { FaultHit } from '@engine-api/fault-types';
 import type { TrafficSummary } from '@engine-api/traffic-types';
+import type { RequestsShown } from '../../router/search';
 
 export interface RequestRow {
   /** The X-Request-Id, or `entry-<id>` for an entry without one. */
@@ -89,4 +90,25 @@ function settle(row: RequestRow): RequestRow {
     latencyMs: client?.latencyMs ?? server?.latencyMs ?? null,
     playerId: client?.playerId ?? server?.playerId ?? null,
   };
+}
+
+/**
+ * Which of the rows the strip shows (the address's `requests`): a steadily playing player posts a
+ * report every 30 s of play, and those rows pushed the failures QA looks for out of view (outsider).
+ */
+export const REQUESTS_SHOWN: readonly { value: RequestsShown; label: string }[] = [
+  { value: 'all', label: 'All requests' },
+  { value: 'failed', label: 'Failed or faulted' },
+  { value: 'no-reports', label: 'All but timePlayed' },
+];
+
+/** A row QA looks for: no complete answer, a status past 3xx, or a fault rule fired on it (a delay's 200 too). */
+export function failedOrFaulted(row: RequestRow): boolean {
+  return row.status === null || row.status >= 400 || row.fault !== null;
+}
+
+export function shownRows(rows: readonly RequestRow[], shown: RequestsShown): RequestRow[] {
+  if (shown === 'failed') return rows.filter(failedOrFaulted);
+  if (shown === 'no-reports') return rows.filter((row) => !row.path.split('?')[0]!.endsWith('/timePlayed'));
+  return [...rows];
 }
