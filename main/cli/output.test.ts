@@ -76,6 +76,34 @@ describe('a report', () => {
     expect(statSync(path).isFIFO()).toBe(true);
   });
 
+  it('to a FIFO whose reader takes nothing is given up once it has waited its stall, not for good (outsider)', async () => {
+    const path = fifo();
+    // Opens the FIFO to read, and never reads it.
+    const reader = spawn('sh', ['-c', 'exec 3<"$1"; sleep 30', 'sh', path]);
+    try {
+      let reports: ReturnType<typeof claimOutputs> | undefined;
+      for (let tries = 0; !reports; tries++) {
+        try {
+          reports = claimOutputs({ json: path }, [], 300);
+        } catch (error) {
+          if (!(error instanceof UsageError) || tries > 100) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+      const started = performance.now();
+      // Past what the pipe holds (64 KiB here), so the write has to wait for the reader.
+      expect(() => reports.write(path, 'x'.repeat(1_000_000), quiet)).toThrow(
+        new RegExp(
+          `^cannot write the report to ${path}: its reader took [\\d,]+ of 1,000,000 bytes, then nothing for 0\\.3 s`,
+        ),
+      );
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      reader.kill();
+    }
+    expect(statSync(path).isFIFO()).toBe(true);
+  });
+
   it('to a link is written to the file it names, and the link stays a link', () => {
     const folder = tempDir();
     const file = join(folder, 'target.json');

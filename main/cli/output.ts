@@ -13,6 +13,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { messageOf } from '../engine/api/errors.js';
@@ -26,7 +27,8 @@ import { UsageError } from './usage.js';
  * earlier run wrote at that path (audit), and a refused command leaves no empty file behind. A
  * pipe or a device (`--json >(jq .)`, a FIFO, `/dev/stdout`) is opened now and written into as it
  * is: one renamed over would be replaced by a plain file (outsider: `/dev/full`, run as root), and
- * a FIFO nobody reads is refused at once, where opening it waited for a reader past `--timeout`.
+ * a FIFO nobody reads is refused at once, where opening it waited for a reader past `--timeout`;
+ * one whose reader stops reading is given up after PIPE_STALL_MS.
  */
 export function claimOutput(path: string): ReportTarget {
   try {
@@ -57,7 +59,8 @@ export function claimOutput(path: string): ReportTarget {
  * Where one report goes: a file renamed into place whole, or a pipe or device opened at the claim
  * (`inherited`: one of the process's own descriptors, left open for what else it writes).
  */
-export type ReportTarget = { kind: 'file'; file: string } | { kind: 'stream'; fd: number; inherited?: true };
+export type ReportTarget =
+  { kind: 'file'; file: string } | { kind: 'stream'; fd: number; inherited?: true; nonBlocking?: true };
 
 /** `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: a descriptor the process has. */
 const OWN_DESCRIPTOR = /^\/dev\/(?:std(out|err)|fd\/(\d{1,6}))$|^\/proc\/self\/fd\/(\d{1,6})$/;
@@ -86,11 +89,39 @@ function streamTarget(path: string): ReportTarget | null {
     if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
     throw new UsageError(`cannot write the report to ${path}: it is a pipe nothing reads (start what reads it first)`);
   }
-  // Then opened to write as usual (a reader is there), before the probe closes: its close alone
-  // would tell the reader the report had ended before it began.
-  const fd = openSync(path, 'w');
-  closeSync(probe);
-  return { kind: 'stream', fd };
+  // Kept as it was opened, without waiting: a reader that takes no more of the report is given up
+  // after PIPE_STALL_MS, where a waiting write held the command for good (outsider).
+  return { kind: 'stream', fd: probe, nonBlocking: true };
+}
+
+/** How long a pipe's reader may take nothing of a report before the report is given up. */
+export const PIPE_STALL_MS = 30_000;
+
+/**
+ * The whole text into a pipe opened without waiting, as fast as its reader takes it; throws once
+ * the reader has taken nothing for `stallMs`. The command's run is over when its reports are
+ * written, so the wait between tries holds nothing else up.
+ */
+function writeIntoPipe(fd: number, text: string, stallMs: number): void {
+  const bytes = Buffer.from(text, 'utf8');
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  let written = 0;
+  let tookLast = performance.now();
+  while (written < bytes.length) {
+    try {
+      written += writeSync(fd, bytes, written, bytes.length - written);
+      tookLast = performance.now();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      if (performance.now() - tookLast >= stallMs)
+        throw new Error(
+          `its reader took ${written.toLocaleString('en-US')} of ${bytes.length.toLocaleString('en-US')} bytes, ` +
+            `then nothing for ${stallMs / 1000} s: the report is cut off there`,
+          { cause: error },
+        );
+      Atomics.wait(nap, 0, 0, 5);
+    }
+  }
 }
 
 /** The report paths one command claimed, each written once its report is made. */
@@ -109,6 +140,7 @@ export interface ClaimedOutputs {
 export function claimOutputs(
   paths: Readonly<Record<string, string | undefined>>,
   reads: readonly string[] = [],
+  stallMs = PIPE_STALL_MS,
 ): ClaimedOutputs {
   const byFile = new Map<string, string>();
   for (const path of reads) byFile.set(fileOf(path), 'the file this command reads');
@@ -126,7 +158,10 @@ export function claimOutputs(
       const target = targets.get(path) ?? claimOutput(path);
       if (target.kind === 'stream') {
         try {
-          writeFileSync(target.fd, text);
+          if (target.nonBlocking) writeIntoPipe(target.fd, text, stallMs);
+          else writeFileSync(target.fd, text);
+        } catch (error) {
+          throw new Error(`cannot write the report to ${path}: ${messageOf(error)}`, { cause: error });
         } finally {
           if (!target.inherited) closeSync(target.fd);
           targets.delete(path);
