@@ -161,7 +161,12 @@ describe('cloud-queue-console check against servers that keep the contract', () 
 describe('cloud-queue-console check: exit 2', () => {
   it.each([
     ['no BASE_URL', [], /check needs the BASE_URL/],
-    ['a BASE_URL that is no URL', ['queues/1'], /BASE_URL must be an absolute http\(s\) URL/],
+    [
+      'a BASE_URL that is no URL',
+      ['queues/1'],
+      /BASE_URL must be an absolute http\(s\) URL, got queues\/1 \(it has no scheme: start it with http:\/\/ or https:\/\/\)/,
+    ],
+    ['a BASE_URL past the last port', ['http://127.0.0.1:99999/q/'], /\(its port 99999 is past 65535\)/],
     ['a BASE_URL that is not http', ['ftp://example.com/q'], /BASE_URL must be http or https/],
     ['a BASE_URL with credentials in it', ['http://u:p@127.0.0.1:1/q/'], /must not carry a user name or password/],
     [

@@ -18,7 +18,7 @@ import type { CliIo } from './io.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { BASE_URL_EXAMPLE } from '../engine/api/conformance-text.js';
 import { isReplay, REPLAY_USAGE, replayCommand } from './check-replay.js';
-import { baseUrlQueryProblem } from '../engine/api/base-url.js';
+import { baseUrlQueryProblem, unparsedUrlWhy } from '../engine/api/base-url.js';
 import { claimOutputs, quietLogger } from './output.js';
 import { startRefused } from './check-start.js';
 import { packageVersion } from './version.js';
@@ -81,7 +81,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
   try {
     baseUrl = new URL(raw);
   } catch {
-    throw new UsageError(`BASE_URL must be an absolute http(s) URL, got ${raw}`);
+    throw new UsageError(`BASE_URL must be an absolute http(s) URL, got ${raw}${unparsedUrlWhy(raw)}`);
   }
   if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
     throw new UsageError(`BASE_URL must be http or https, got ${baseUrl.protocol}`);

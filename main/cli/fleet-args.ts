@@ -4,7 +4,7 @@
  * seconds), rates from 0 to 1, thresholds parsed as the engine will judge them, and `--fault` a
  * preset's id or a JSON file of rules. Anything off is a UsageError: exit 2 before anything runs.
  */
-import { baseUrlQueryProblem } from '../engine/api/base-url.js';
+import { baseUrlQueryProblem, unparsedUrlWhy } from '../engine/api/base-url.js';
 import { terminalSafe } from '../engine/conformance/reports/text.js';
 import { existsSync } from 'node:fs';
 import type { FaultRuleInput } from '../engine/api/fault-types.js';
@@ -139,7 +139,9 @@ export function parseFleetArgs(argv: string[]): {
     const first = playerBaseUrl(baseUrl, 1);
     const url = URL.canParse(first) ? new URL(first) : null;
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-      throw new UsageError(`BASE_URL must be an absolute http(s) URL, got ${terminalSafe(baseUrl)}`);
+      throw new UsageError(
+        `BASE_URL must be an absolute http(s) URL, got ${terminalSafe(baseUrl)}${url ? '' : unparsedUrlWhy(first)}`,
+      );
     if (url.username || url.password)
       throw new UsageError('BASE_URL must not carry a user name or password: give credentials with --authorization');
     const queryProblem = baseUrlQueryProblem(url);

@@ -10,3 +10,15 @@ export function baseUrlQueryProblem(url: URL, name = 'BASE_URL'): string | null 
   if (!extra) return null;
   return `${name} must not carry ${extra}: the player appends context, itemWindow, version and timePlayed to its path, and it would be left behind; put what it names in the path, or in the Authorization`;
 }
+
+/**
+ * Why `raw` is no absolute URL, in a few words when the reason is a common one: `check
+ * http://127.0.0.1:99999/` was told only that it must be an absolute URL (outsider).
+ */
+export function unparsedUrlWhy(raw: string): string {
+  const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(raw)?.[1];
+  if (port !== undefined && Number(port) > 65_535) return ` (its port ${port} is past 65535)`;
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(raw)) return ' (it has no scheme: start it with http:// or https://)';
+  if (/\s/.test(raw)) return ' (it holds a space: write it as %20)';
+  return '';
+}
