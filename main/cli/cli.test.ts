@@ -141,7 +141,11 @@ describe('cloud-queue-console run', () => {
   });
 
   it.each([
-    ['a file that is not there', () => join(tempDir(), 'missing.json'), /cannot read .*missing\.json: ENOENT/],
+    [
+      'a file that is not there',
+      () => join(tempDir(), 'missing.json'),
+      /cannot read .*missing\.json: there is no such file\n/,
+    ],
     ['a file that is not JSON', () => writeJson('text.json', 'steps: nope'), /is not JSON/],
     [
       'JSON that is neither a bundle nor a scenario',
@@ -196,7 +200,7 @@ describe('cloud-queue-console run', () => {
       join(tempDir(), 'no/such/dir/r.xml'),
     );
     expect(code).toBe(2);
-    expect(stderr).toMatch(/cannot write the report to .*r\.xml/);
+    expect(stderr).toMatch(/cannot write the report to .*r\.xml: its folder is not there\n/);
     expect(stdout).toBe('');
   });
 

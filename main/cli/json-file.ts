@@ -12,6 +12,7 @@ import { NOT_TEXT_SAID, notText, type NotText } from '../engine/api/binary-text.
 import { messageOf } from '../engine/api/errors.js';
 import { WHOLE_QUEUE_BODY_LIMIT } from '../engine/api/command.js';
 import { jsonBeyond, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../engine/http/json-depth.js';
+import { fileErrorSaid } from './file-error.js';
 import { plain } from './steps.js';
 import { UsageError } from './usage.js';
 
@@ -34,7 +35,7 @@ export function readJsonFile(path: string, options: JsonFileOptions = {}): unkno
     text = readWithin(path, name, maxBytes, options.streamReadMs ?? STREAM_READ_MS);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${name}: ${messageOf(error)}`);
+    throw new UsageError(`cannot read ${name}: ${fileErrorSaid(error)}`);
   }
   // A byte order mark (as some Windows editors save UTF-8) is no part of the JSON.
   if (text.startsWith('\uFEFF')) text = text.slice(1);

@@ -16,8 +16,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { messageOf } from '../engine/api/errors.js';
 import type { Logger } from '../engine/log.js';
+import { fileErrorSaid } from './file-error.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
@@ -51,7 +51,7 @@ export function claimOutput(path: string): ReportTarget {
     return { kind: 'file', file };
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot write the report to ${path}: ${messageOf(error)}`);
+    throw new UsageError(`cannot write the report to ${path}: ${fileErrorSaid(error, true)}`);
   }
 }
 
@@ -161,7 +161,7 @@ export function claimOutputs(
           if (target.nonBlocking) writeIntoPipe(target.fd, text, stallMs);
           else writeFileSync(target.fd, text);
         } catch (error) {
-          throw new Error(`cannot write the report to ${path}: ${messageOf(error)}`, { cause: error });
+          throw new Error(`cannot write the report to ${path}: ${fileErrorSaid(error, true)}`, { cause: error });
         } finally {
           if (!target.inherited) closeSync(target.fd);
           targets.delete(path);
