@@ -79,6 +79,9 @@ export function faultsOf(spec: string): FleetFault[] {
     );
   const parsed = readJsonFile(spec, { what: '--fault', maxBytes: MAX_FAULT_FILE_BYTES });
   const list = Array.isArray(parsed) ? parsed : [parsed];
+  // A fleet given a file of no rule ran as one without --fault, and said nothing (outsider).
+  if (list.length === 0)
+    throw new UsageError(`--fault ${spec} holds no rule (an empty list): give it one, or leave --fault out`);
   return list.map((entry, i) => {
     if (entry === null || typeof entry !== 'object')
       throw new UsageError(`--fault ${spec}: entry ${i + 1} is not an object`);

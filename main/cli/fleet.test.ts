@@ -192,6 +192,14 @@ describe('cloud-queue-console fleet', () => {
       writeFileSync(big, `[${' '.repeat(2 * 1024 * 1024)}]`);
       const missing = await fleet('--players', '2', '--fault', join(dir, 'none.json'));
       expect(missing.stderr).toMatch(/is neither a preset \(.*\) nor a file/);
+      // A file of no rule played as a fleet without faults, without a word (outsider).
+      const empty = join(dir, 'empty.json');
+      writeFileSync(empty, '[]');
+      const none = await fleet('--players', '2', '--fault', empty);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(
+        /--fault .*empty\.json holds no rule \(an empty list\): give it one, or leave --fault out/,
+      );
       const syntax = await fleet('--players', '2', '--fault', broken);
       expect(syntax.code).toBe(2);
       expect(syntax.stderr).toMatch(/--fault .*broken\.json is not JSON: line 2, column 29: a property name/);
