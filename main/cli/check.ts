@@ -35,7 +35,7 @@ loadCloudQueue would carry; the player appends context, itemWindow, version, tim
 rule by rule, where it breaks the contract. Each case is printed as it settles, then a summary.
 
   --authorization V   the Authorization header the player sends (e.g. "Bearer abc…")
-  --timeout S         end the whole run after S seconds (default 120): the case running then
+  --timeout S         end the whole run after S seconds (1 to 3600, default 120): the case running then
                       fails, the rest are skipped, and the reports are still written
   --junit F           also write a JUnit XML report to F (one test case per case)
   --json F            also write the whole result to F as JSON

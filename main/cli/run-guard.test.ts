@@ -447,6 +447,9 @@ describe('run refuses what it cannot run safely', () => {
     for (const argv of [
       ['--timeout', '0'],
       ['--timeout', 'soon'],
+      ['--timeout', '0x10'],
+      ['--timeout', ''],
+      ['--timeout', '86401'],
       ['--allow-host', 'http://x/'],
       ['--allow-host', 'a b'],
     ]) {

@@ -13,6 +13,8 @@ import { uncheckedScenario, unknownNames } from '../engine/api/scenario-checks.j
 
 /** Wall seconds a whole run may take by default (`--timeout`): long enough for any exported bundle. */
 export const DEFAULT_RUN_TIMEOUT_SEC = 300;
+/** The longest a run may be given: a day of wall time. */
+export const MAX_RUN_TIMEOUT_SEC = 86_400;
 
 /** `host` or `host:port`, as `--allow-host` takes it; refuses what is neither. */
 export function parseAllowedHost(value: string): string {

@@ -19,6 +19,7 @@ import { explanationLines } from './explanation.js';
 import { readJsonFile, STREAM_READ_MS } from './json-file.js';
 import {
   DEFAULT_RUN_TIMEOUT_SEC,
+  MAX_RUN_TIMEOUT_SEC,
   parseAllowedHost,
   outboundPolicy,
   ownHosts,
@@ -28,7 +29,7 @@ import {
 } from './run-guard.js';
 import { describeStep, engineSpan, plain, printable } from './steps.js';
 import { packageVersion } from './version.js';
-import { EXIT, parseCommandLine, UsageError, type ExitCode } from './usage.js';
+import { EXIT, numberOf, parseCommandLine, UsageError, type ExitCode } from './usage.js';
 
 import { RUN_USAGE } from './usages.js';
 import { reportJson } from '../engine/api/report-json.js';
@@ -54,7 +55,7 @@ report in the failure's message.
 
   --junit F         also write a JUnit XML report to F: one test case per expectation (expect step)
   --json F          also write the whole run report to F as JSON
-  --timeout S       stop the run after S seconds of wall time (default ${DEFAULT_RUN_TIMEOUT_SEC}): a failure
+  --timeout S       stop the run after S seconds of wall time (1 to ${MAX_RUN_TIMEOUT_SEC}, default ${DEFAULT_RUN_TIMEOUT_SEC}): a failure
   --allow-host H    let the run call host H (or H:PORT) too; without it, a file whose steps
                     would call any host but this console's own is refused and nothing runs
 
@@ -86,9 +87,9 @@ export function parseRunArgs(argv: string[]): RunArgs {
   if (!file) throw new UsageError('run needs the FILE to replay: a repro bundle or a scenario (.json)');
   if (extra.length) throw new UsageError(`run takes one FILE, got also: ${extra.join(' ')}`);
   const timeout = parsed.values.timeout;
-  const timeoutSec = timeout === undefined ? DEFAULT_RUN_TIMEOUT_SEC : Number(timeout);
-  if (!Number.isFinite(timeoutSec) || timeoutSec <= 0 || timeoutSec > 86_400)
-    throw new UsageError(`--timeout takes seconds, more than 0 and at most 86400, got ${timeout}`);
+  // In decimals, as every number of the command line is read (`0x10` was 16 s, `1e3` 1,000 s).
+  const timeoutSec =
+    timeout === undefined ? DEFAULT_RUN_TIMEOUT_SEC : numberOf('timeout', timeout, 1, MAX_RUN_TIMEOUT_SEC);
   return {
     file,
     ...(parsed.values.junit ? { junit: parsed.values.junit } : {}),
