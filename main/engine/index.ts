@@ -55,7 +55,6 @@ import { journaledHandlers } from './journal/commands.js';
 import { journalControlCalls } from './journal/control.js';
 import { Journal } from './journal/journal.js';
 import { lazyPart } from './api/lazy-part.js';
-import { DroppedOnPurpose } from './faults/dropped-on-purpose.js';
 import { keepAliveTransport } from './player/http-transport.js';
 import { guardedTransport, type OutboundPolicy } from './http/outbound-guard.js';
 import { silentLogger, type Logger } from './log.js';
@@ -186,10 +185,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     holdStoredSecrets(secrets, store, clock.now());
     const recorder = new TrafficRecorder({ repo: traffic, settings: store.settings, bus, warnings, secrets });
     closers.push(() => recorder.close());
-    // The players' own connections, kept alive between their requests and closed with the engine.
-    // Drops the console's own servers make on purpose, which the players must not send again.
-    const dropped = new DroppedOnPurpose();
-    const playerHttp = keepAliveTransport(undefined, options.outbound, 'get', dropped);
+    // The players' own connections, kept alive between their requests and closed with the engine;
+    // a request whose connection fails is never sent again unseen (StaleResend).
+    const playerHttp = keepAliveTransport(undefined, options.outbound, 'none');
     closers.push(() => playerHttp.close());
     const players = new PlayerRegistry({
       store,
@@ -378,8 +376,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       }),
     };
     const respondStatus = loginAuthorizeResponder(AUTHORIZE_PATH);
-    for (const name of SERVICE_NAMES)
-      instrumentService(apps[name], name, { recorder, faults, clock, respondStatus, dropped });
+    for (const name of SERVICE_NAMES) instrumentService(apps[name], name, { recorder, faults, clock, respondStatus });
     journalControlCalls(apps.control, journal, {
       tokenOwner: (token) => queues.list().find((queue) => queue.accessToken === token)?.id,
     });

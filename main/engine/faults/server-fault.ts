@@ -3,7 +3,6 @@
  * answer with a status (with Retry-After / X-Rejected-Reason), never answer, reset the
  * connection, answer late, or answer 200 with a body that is not JSON.
  */
-import type { DroppedOnPurpose } from './dropped-on-purpose.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultAction, FaultTarget } from '../api/fault-types.js';
 import type { TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
@@ -68,8 +67,6 @@ interface FaultContext {
   respondStatus?: StatusResponder;
   /** Records the exchange of a request that fastify will never answer. */
   ended: (outcome: TrafficOutcome) => void;
-  /** Where a drop is noted, for the console's players not to take it for a stale connection. */
-  dropped?: DroppedOnPurpose;
 }
 
 export async function applyServerFault(
@@ -104,7 +101,6 @@ export async function applyServerFault(
       return reply;
     case 'drop':
       context.ended('dropped');
-      if (typeof requestId === 'string') context.dropped?.add(requestId);
       reply.hijack();
       // A TCP RST, as a connection that breaks mid-request: the client sees ECONNRESET.
       request.raw.socket.resetAndDestroy();

@@ -152,7 +152,7 @@ describe('trigger now', () => {
       (await traffic('target=player'))
         .filter((e) => e.path.endsWith('/version'))
         .map((e) => [e.status, e.outcome, e.retry]);
-    // A stale connection's reset is sent again on a new one: this one, the rule's, is a failure.
+    // The players send nothing again unseen: the drop is a failure, retried as the platform says.
     await expect.poll(versions).toEqual([[null, 'incomplete', 0]]);
     await advance(11_000);
     await expect.poll(versions).toEqual([

@@ -308,6 +308,36 @@ describe('keepAliveTransport', () => {
     }
   });
 
+  it('sends nothing again for the console’s own players: a server that read a GET and dropped it sees one try (outsider, §7.2)', async () => {
+    // The first request of a connection is answered; the server reads the next and drops the
+    // connection, as a server failing on purpose does: the player's retry is the only try again.
+    const seen: string[] = [];
+    const dropping = createServer((req, res) => {
+      seen.push(req.headers['x-request-id'] as string);
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served > 1) return void socket.destroy();
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(dropping.address() as { port: number }).port}/version`;
+    const { transport, close } = keepAliveTransport(undefined, undefined, 'none');
+    try {
+      const first = await transport({ method: 'GET', url, headers: { 'x-request-id': 'first' }, signal: signal() });
+      await first.text();
+      const dropped = await transport({ method: 'GET', url, headers: { 'x-request-id': 'dropped' }, signal: signal() })
+        .then((response) => response.status)
+        .catch((error: Error & { cause: { code: string } }) => error.cause.code);
+      expect(dropped).toBe('ECONNRESET');
+      expect(seen).toEqual(['first', 'dropped']);
+    } finally {
+      close();
+      dropping.closeAllConnections();
+      await new Promise<void>((resolve) => dropping.close(() => resolve()));
+    }
+  });
+
   it('does not send again a request whose answer began before its kept connection dropped (review)', async () => {
     // The first request of a connection is answered; the next begins an answer, then drops.
     const breaking = createServer((req, res) => {

@@ -2,7 +2,6 @@
  * Instruments one of the console's listeners: every exchange is captured into the traffic log,
  * and (for the fault targets) the fault rules get their say first, before any route or auth check.
  */
-import type { DroppedOnPurpose } from '../faults/dropped-on-purpose.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultHit, FaultTarget } from '../api/fault-types.js';
 import type { TrafficCut, TrafficOutcome, TrafficTarget } from '../api/traffic-types.js';
@@ -38,8 +37,6 @@ export interface InstrumentDeps {
   faults: FaultRegistry;
   clock: EngineClock;
   respondStatus?: StatusResponder;
-  /** See DroppedOnPurpose: the engine's players read it. */
-  dropped?: DroppedOnPurpose;
 }
 
 const FAULT_TARGETS: readonly string[] = ['login', 'control', 'cloudQueue'];
@@ -116,7 +113,6 @@ export function instrumentService(app: FastifyInstance, target: TrafficTarget, d
         respondStatus: deps.respondStatus,
         target,
         ended,
-        ...(deps.dropped ? { dropped: deps.dropped } : {}),
       });
     },
     preParsing(request, payload) {
