@@ -9,6 +9,7 @@ import { commandSpecs, type CommandName } from '../api/commands.js';
 import type { EventName } from '../api/events.js';
 import { ENGINE_ERROR_STATUS, type EngineErrorBody } from '../api/errors.js';
 import { loadValue } from '../api/lazy-typebox.js';
+import type { CommandResult } from '../api/bridge.js';
 import type { CommandRunner } from '../api/runner.js';
 import type { EventStreams } from './sse.js';
 import { BigBodies } from './big-bodies.js';
@@ -18,6 +19,7 @@ import { carriesBody, refuseBodyOfMissingPath } from '../http/service-app.js';
 import { REST_METHODS, RestRouter, type RestCall, type RouterConfig } from './rest-router.js';
 import { useJsonInTurns } from './json-in-turns.js';
 import { answerInTurns } from './answer-in-turns.js';
+import { LARGE_ANSWER_RETRY_AFTER_S, LargeAnswers, type EndTurn } from './large-answers.js';
 
 export const ADMIN_PREFIX = '/admin/api';
 
@@ -27,9 +29,8 @@ export const ADMIN_PREFIX = '/admin/api';
  * these for its admin paths (`buildConsoleApp`), before routing as after.
  */
 export function adminRequestError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply
-    .code(status)
-    .send({ error: { code: status === 404 ? 'not_found' : 'invalid_input', message } satisfies EngineErrorBody });
+  const code = status === 404 ? 'not_found' : status === 503 ? 'unavailable' : 'invalid_input';
+  return reply.code(status).send({ error: { code, message } satisfies EngineErrorBody });
 }
 
 export interface AdminRoutesOptions {
@@ -62,15 +63,22 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   app.setNotFoundHandler((request, reply) => adminRequestError(reply, 404, noSuchCall(request)));
 
   const big = new BigBodies();
+  const large = new LargeAnswers();
   const answer = async (reply: FastifyReply, name: unknown, input: unknown, status = 200) => {
-    const result = await commands.call(name, input);
-    if (result.ok) {
-      // A long list (a million generated item ids) is written in turns, not in one.
-      const inTurns = answerInTurns(result.value);
-      if (inTurns) return reply.code(status).type('application/json; charset=utf-8').send(inTurns);
-      return reply.code(status).send(result.value ?? {});
+    const spec = Object.hasOwn(commandSpecs, name as string) ? commandSpecs[name as CommandName] : undefined;
+    if (!spec?.largeAnswer) return send(reply, await commands.call(name, input), status);
+    const gone = new Promise<void>((resolve) => reply.raw.once('close', resolve));
+    const turn = await large.turn(gone);
+    if (turn instanceof Error) {
+      reply.header('retry-after', String(LARGE_ANSWER_RETRY_AFTER_S));
+      return adminRequestError(reply, 503, turn.message);
     }
-    return reply.code(ENGINE_ERROR_STATUS[result.error.code]).send({ error: result.error });
+    try {
+      return send(reply, await commands.call(name, input), status, turn);
+    } catch (error) {
+      turn();
+      throw error;
+    }
   };
 
   app.post<{ Params: { name: string } }>(
@@ -150,6 +158,27 @@ async function inputOf(name: CommandName, request: FastifyRequest, params: Recor
   const fromUrl = Value.Convert(commandSpecs[name].input, { ...(request.query as object), ...params }) as object;
   const body = typeof request.body === 'object' && request.body !== null ? request.body : {};
   return { ...fromUrl, ...body, ...(Value.Convert(commandSpecs[name].input, { ...params }) as object) };
+}
+
+/**
+ * A command's result as its answer. With `turn` (a large answer's, large-answers.ts), the answer is
+ * made text before the turn ends, or, written in turns, ends it once written.
+ */
+function send(reply: FastifyReply, result: CommandResult<CommandName>, status: number, turn?: EndTurn): FastifyReply {
+  if (!result.ok) {
+    turn?.();
+    return reply.code(ENGINE_ERROR_STATUS[result.error.code]).send({ error: result.error });
+  }
+  // A long list (a million generated item ids) is written in turns, not in one.
+  const inTurns = answerInTurns(result.value);
+  if (inTurns) {
+    if (turn) inTurns.once('close', turn);
+    return reply.code(status).type('application/json; charset=utf-8').send(inTurns);
+  }
+  if (!turn) return reply.code(status).send(result.value ?? {});
+  const text = JSON.stringify(result.value ?? {});
+  turn();
+  return reply.code(status).type('application/json; charset=utf-8').send(text);
 }
 
 /** `POST /commands/<name>`: every command, the whole input in the body (the console UI's calls). */

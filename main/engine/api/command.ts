@@ -28,6 +28,11 @@ export interface CommandSpec<Input extends TSchema = TSchema, Output = unknown> 
    * (see `admin/body-limits.ts`). Set it only for commands that take whole queues or bundles.
    */
   bodyLimit?: number;
+  /**
+   * Its answer may run to megabytes (a page of the traffic log, an export, a whole queue): the
+   * admin API makes a few such answers at once and lets the others wait (`admin/large-answers.ts`).
+   */
+  largeAnswer?: true;
   /** Phantom field: carries the output type, never set at run time. */
   readonly output?: Output;
 }

@@ -75,6 +75,7 @@ export const bundleCommands = {
       name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     }),
     http: { method: 'POST', path: '/bundles/export' },
+    largeAnswer: true,
   }),
   'bundles.import': command<BundleImportResult>()({
     summary:

@@ -90,5 +90,6 @@ export const conformanceCommands = {
       format: ReportFormat,
     }),
     http: { method: 'GET', path: '/conformance/runs/:id/export' },
+    largeAnswer: true,
   }),
 };

@@ -218,6 +218,7 @@ export const faultCommands = {
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5_000 })),
     }),
     http: { method: 'GET', path: '/traffic' },
+    largeAnswer: true,
   }),
   'traffic.page': command<{ total: number; rows: TrafficSummary[] }>()({
     summary: 'One page of the filtered traffic log (what the virtualized list reads).',
@@ -266,5 +267,6 @@ export const faultCommands = {
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TRAFFIC_EXPORT_MAX })),
     }),
     http: { method: 'POST', path: '/traffic/har' },
+    largeAnswer: true,
   }),
 };

@@ -83,5 +83,6 @@ export const fleetCommands = {
       format: Type.Union([Type.Literal('json'), Type.Literal('junit'), Type.Literal('html')]),
     }),
     http: { method: 'GET', path: '/fleets/:id/export' },
+    largeAnswer: true,
   }),
 };

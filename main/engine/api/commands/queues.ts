@@ -117,6 +117,7 @@ export const queueCommandSpecs = {
       'One queue with its context and all its items (each with its id), up to 10,000 items; a longer one is read in pages (/items).',
     input: Id,
     http: { method: 'GET', path: '/queues/:id' },
+    largeAnswer: true,
   }),
   'queues.context': command<QueueContext>()({
     summary: 'The queue as GET /context shows it to players: versions, container, reports, policies.',
@@ -229,5 +230,6 @@ export const queueCommandSpecs = {
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
     }),
     http: { method: 'GET', path: '/queues/:id/reports' },
+    largeAnswer: true,
   }),
 };
