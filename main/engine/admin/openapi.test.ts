@@ -73,15 +73,29 @@ describe('the admin API description', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('describes routes that answer: each GET without path fields is served as it says', async () => {
+  it('answers HEAD /events with the stream’s head, and ends it (it never ended: outsider)', async () => {
+    const head = await fetch(`${engine.urls.console}/admin/api/events`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${engine.adminToken}` },
+      signal: AbortSignal.timeout(2_000),
+    });
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    expect(await head.text()).toBe('');
+  });
+
+  it('describes routes that answer: each GET without path fields is served as it says, in the shape it says', async () => {
     const gets = operations.filter(
       ({ verb, path, operation }) =>
         verb === 'get' && !path.includes('{') && !(operation.parameters ?? []).some((p) => p.required),
     );
     expect(gets.length).toBeGreaterThan(10);
-    for (const { path } of gets.filter(({ path }) => path !== '/events')) {
-      const { status } = await admin(engine, 'GET', path);
+    for (const { path, operation } of gets.filter(({ path }) => path !== '/events')) {
+      const { status, body } = await admin(engine, 'GET', path);
       expect([200, 404].includes(status) ? status : `${path}: ${status}`, path).toBe(200);
+      // A list answers an array: a description that says object failed a generated client (outsider).
+      const described = (operation.responses['200'] as { content: Record<string, { schema: { type?: string } }> })
+        .content['application/json']!.schema;
+      if (described.type !== undefined) expect(Array.isArray(body) ? 'array' : typeof body, path).toBe(described.type);
     }
   });
 });

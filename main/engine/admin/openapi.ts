@@ -104,6 +104,10 @@ export function describeAdminApi(version: string): OpenApiDocument {
     ],
     responses: {
       '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      default: {
+        description: 'An error (401 without the token, 403 for a foreign Host or Origin).',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     },
   });
   tags.add('api');
@@ -180,8 +184,10 @@ function operationOf(name: string, summary: string, input: TSchema, route: HttpR
 function answers(status: number): OpenApiOperation['responses'] {
   return {
     [String(status)]: {
+      // Any JSON: a list answers an array, most calls an object (outsider: a client generated from
+      // `type: object` refused the twenty answers that are arrays). Its summary says which.
       description: 'The command’s answer (see its summary).',
-      content: { 'application/json': { schema: { type: 'object' } } },
+      content: { 'application/json': { schema: {} } },
     },
     default: {
       description: 'An error: its code and message (invalid_input lists every refused place).',

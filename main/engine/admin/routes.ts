@@ -138,6 +138,9 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
   });
 
   app.get<{ Querystring: { omit?: string | string[] } }>('/events', (request, reply) => {
+    // A HEAD (fastify answers one for every GET) gets the stream's head alone: attached, it never
+    // ended (outsider).
+    if (request.method === 'HEAD') return reply.type('text/event-stream').send();
     // `omit=a,b` or `omit=a&omit=b`. A name no event has leaves nothing out (a newer UI's list
     // does not break an older engine), so the names are not checked.
     const omit = [request.query.omit ?? []]

@@ -83,7 +83,7 @@ export const MAX_ITEMS_PER_WRITE = 100_000;
 export const QUEUE_WRITE_BODY_LIMIT = 128 * 1024 * 1024;
 const Items = Type.Array(ItemInput, {
   maxItems: 2_000_000,
-  description: `At most ${groupedDigits(MAX_ITEMS_PER_WRITE)} a call.`,
+  description: `At most ${groupedDigits(MAX_ITEMS_PER_WRITE)} a call (the schema takes more only so that the refusal can say how to split the call).`,
 });
 const TokenLifetime = Type.Integer({ minimum: 1, maximum: 10 * 365 * 86_400 });
 /** Where new or moved items go: after this item, or at the start when null. */
@@ -168,7 +168,7 @@ export const queueCommandSpecs = {
       items: Type.Array(ItemInput, {
         minItems: 1,
         maxItems: 2_000_000,
-        description: `At most ${groupedDigits(MAX_ITEMS_PER_WRITE)} a call.`,
+        description: `At most ${groupedDigits(MAX_ITEMS_PER_WRITE)} a call (the schema takes more only so that the refusal can say how to split the call).`,
       }),
       afterItemId: Type.Optional(AfterItemId),
     }),
