@@ -62,6 +62,15 @@ describe('admin API (docs/contract/console.md §7)', () => {
     expect((await admin(engine, 'GET', '/clock')).body).toEqual(before);
   });
 
+  it('says a query field given twice is given twice, where the call takes one (outsider: "must be integer")', async () => {
+    const { status, body } = await admin(engine, 'GET', '/traffic?limit=1&limit=2');
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      error: { code: 'invalid_input', message: 'limit is given 2 times in the query ("1", "2"): give it once' },
+    });
+    expect((await admin(engine, 'GET', '/traffic?limit=1')).status).toBe(200);
+  });
+
   it('takes a JSON content type with no body, and answers bad bodies and unknown calls in its own error shape', async () => {
     const send = (method: string, path: string, body?: string, token = engine.adminToken) =>
       fetch(`${engine.urls.console}/admin/api${path}`, {

@@ -133,6 +133,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
       if (body !== undefined && body !== '' && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
         return adminRequestError(reply, 400, `${name}: the body must be a JSON object`);
       }
+      const repeated = repeatedQueryField(name, request.query);
+      if (repeated) return adminRequestError(reply, 400, repeated);
       return answer(reply, name, await inputOf(name, request, params), route.status);
     },
   });
@@ -182,6 +184,19 @@ function send(reply: FastifyReply, result: CommandResult<CommandName>, status: n
   const text = JSON.stringify(result.value ?? {});
   turn();
   return reply.code(status).type('application/json; charset=utf-8').send(text);
+}
+
+/**
+ * A query field given twice where the command takes one value: `?limit=1&limit=2` was refused as
+ * "/limit must be integer", though both were (outsider).
+ */
+function repeatedQueryField(name: CommandName, query: unknown): string | null {
+  const properties = (commandSpecs[name].input as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  for (const [field, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (!Array.isArray(value) || properties[field]?.type === 'array') continue;
+    return `${field} is given ${value.length} times in the query (${value.map((v) => JSON.stringify(v)).join(', ')}): give it once`;
+  }
+  return null;
 }
 
 /** `POST /commands/<name>`: every command, the whole input in the body (the console UI's calls). */
