@@ -36,8 +36,12 @@ class Unreadable {
   constructor(readonly problem: string) {}
 }
 
-/** A request the login service cannot answer: OAuth JSON at the token endpoint, a page elsewhere. */
-function refuse(reply: FastifyReply, clientError: boolean, why: string): FastifyReply {
+/**
+ * A request the login service cannot answer: OAuth JSON at the token endpoint, a page elsewhere.
+ * `missing`: a path it does not have, which came with a body: a 404 page, as without one (it was a
+ * 400, and a GET of the same path a 404: outsider).
+ */
+function refuse(reply: FastifyReply, clientError: boolean, why: string, missing = false): FastifyReply {
   if (reply.request.url.split('?')[0] === TOKEN_PATH) {
     const answer: TokenAnswer = {
       status: clientError ? 400 : 500,
@@ -47,7 +51,7 @@ function refuse(reply: FastifyReply, clientError: boolean, why: string): Fastify
     return send(reply, answer);
   }
   return send(reply, {
-    status: clientError ? 400 : 500,
+    status: missing ? 404 : clientError ? 400 : 500,
     headers: pageHeaders(),
     body: errorPage({ title: 'This request cannot be answered', message: why }),
   });
@@ -55,8 +59,13 @@ function refuse(reply: FastifyReply, clientError: boolean, why: string): Fastify
 
 export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyInstance> {
   const app = createServiceApp({
-    requestErrors: (reply, status, message) =>
-      refuse(reply, true, status === 413 ? `the form is larger than ${FORM_LIMIT_BYTES / 1024} KiB` : message),
+    requestErrors: (reply, status, message, part) =>
+      refuse(
+        reply,
+        true,
+        status === 413 ? `the form is larger than ${FORM_LIMIT_BYTES / 1024} KiB` : message,
+        part === 'missing',
+      ),
     serverError: (reply) => refuse(reply, false, 'the login service failed'),
   });
   app.removeAllContentTypeParsers();
