@@ -163,6 +163,14 @@ describe('a file that is not a regular file', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(50_000_000);
   });
 
+  it('a text with a control character or two (a terminal colour pasted in) is told by line and column, not called binary (outsider)', () => {
+    const path = join(tempDir(), 'pasted.json');
+    writeFileSync(path, '{\n  "name": "a\u001b[31mb",\n  "steps": []\n}');
+    expect(() => readJsonFile(path)).toThrow(
+      /pasted\.json is not JSON: line 2, column \d+: a control character inside a string/,
+    );
+  });
+
   it('a JSON text with DEL and C1 controls raw in its strings is still JSON', () => {
     const path = join(tempDir(), 'controls.json');
     // Raw, not escaped: a JSON string may hold any character from U+0020 on.

@@ -137,15 +137,17 @@ function holdsNeverInJson(text: string): boolean {
 }
 
 /**
- * A file whose first 4 KiB hold what no JSON text holds is refused from them, before the rest is
- * read: 256 MiB of NULs took 2.7 s and 600 MB to be called binary (audit).
+ * A file whose first 4 KiB look binary is refused from them, before the rest is read: 256 MiB of
+ * NULs took 2.7 s and 600 MB to be called binary (audit).
  */
 function refuseUnlikeJson(fd: number, name: string): void {
   const head = Buffer.allocUnsafe(4_096);
   // At position 0, so the read after this one still starts at the file's start.
   const read = readSync(fd, head, 0, head.length, 0);
   const text = head.subarray(0, read).toString('utf8');
-  if (holdsNeverInJson(text)) throw notJson(name, notText(text) ?? 'binary');
+  // A control character or two is a text's (notText): the parse says where they are.
+  const kind = holdsNeverInJson(text) ? notText(text) : null;
+  if (kind) throw notJson(name, kind);
 }
 
 /** Bytes read into `chunk` now, 0 at the end, null when a pipe has nothing yet (it would block). */

@@ -12,13 +12,18 @@ export type NotText = 'binary' | 'utf-16';
 /** How much of a file's start is looked at. */
 const LOOKED_AT = 4_096;
 /** Control characters no JSON text holds outside a string's escapes (tab, LF and CR are blanks). */
-const CONTROL = /(?![\t\n\r])\p{Cc}/u;
+const CONTROLS = /(?![\t\n\r])\p{Cc}/gu;
+/**
+ * A text with a control character or two (a terminal's colour pasted in with a value) is a text:
+ * the parser's line and column say where. It was called a binary file (outsider).
+ */
+const FEW_CONTROLS = 3;
 
 export function notText(text: string): NotText | null {
   const head = text.length > LOOKED_AT ? text.slice(0, LOOKED_AT) : text;
   // A UTF-16 byte order mark (FF FE or FE FF) decodes as two U+FFFD, and its ASCII as every other char NUL.
   if (head.startsWith('\ufffd\ufffd') && head.includes('\u0000')) return 'utf-16';
-  if (CONTROL.test(head)) return 'binary';
+  if (head.includes('\u0000') || (head.match(CONTROLS)?.length ?? 0) > FEW_CONTROLS) return 'binary';
   // U+FFFD is what decoding leaves of bytes that are not UTF-8: a binary file starts with one, or
   // is full of them; a text may hold a few.
   if (head.startsWith('\ufffd') || replacements(head) * 20 > head.length) return 'binary';
