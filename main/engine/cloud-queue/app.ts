@@ -17,7 +17,7 @@ import type { QueueHead } from '../store/repositories/queues.js';
 import type { TimePlayedRepository } from '../store/repositories/time-played.js';
 import { recordedText, type QueueActivity } from './activity.js';
 import { CLOUD_QUEUE_VERSIONS } from './defaults.js';
-import { sendCloudQueueError } from './errors.js';
+import { CLOUD_QUEUE_ERROR_REASONS, cloudQueueError, sendCloudQueueError } from './errors.js';
 import { parseItemWindowQuery, readItemWindow } from './item-window.js';
 import type { QueueModel } from './queue-model.js';
 import { reasonAsWritten } from './reasons.js';
@@ -64,6 +64,10 @@ export async function buildCloudQueueApp(options: CloudQueueAppOptions): Promise
         : sendCloudQueueError(reply, status, { message });
     },
     serverError: (reply) => sendCloudQueueError(reply, 500, { message: 'the cloud queue server failed' }),
+    clientErrors: (status, message) => ({
+      type: 'application/json; charset=utf-8',
+      body: JSON.stringify(cloudQueueError(status, CLOUD_QUEUE_ERROR_REASONS[status] ?? 'error', message)),
+    }),
   });
   const windows = new WindowCache();
   app.decorateRequest('queueHead', null);

@@ -23,6 +23,11 @@ export async function buildConsoleApp(options: ConsoleAppOptions): Promise<Fasti
       isAdmin(reply.request.url)
         ? adminRequestError(reply, status, message)
         : reply.code(status).type('text/plain').send(message),
+    // Before a path is known: the admin API's shape, which its clients parse (a page's request has no reader).
+    clientErrors: (_status, message) => ({
+      type: 'application/json; charset=utf-8',
+      body: JSON.stringify({ error: { code: 'invalid_input', message } }),
+    }),
   });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -32,7 +32,13 @@ export async function buildControlApp(options: ControlAppOptions): Promise<Fasti
       new PlaybackError(part === 'missing' ? 'ERROR_UNSUPPORTED_COMMAND' : 'ERROR_INVALID_PARAMETER', message),
       status,
     );
-  const app = createServiceApp({ requestErrors: invalid });
+  const app = createServiceApp({
+    requestErrors: invalid,
+    clientErrors: (_status, reason) => ({
+      type: 'application/json; charset=utf-8',
+      body: JSON.stringify({ errorCode: 'ERROR_INVALID_PARAMETER', reason }),
+    }),
+  });
   app.decorateRequest('access', null);
   // Every call needs the token, checked before anything else is read, a call the API does not
   // have included (it then gets 404).

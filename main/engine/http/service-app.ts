@@ -12,6 +12,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import { clientErrorAnswer, type ClientErrorBody } from './client-errors.js';
 import { continueWhenRead, guardConnections, guardedServerOptions } from './connection-guard.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { lazyCompilers } from './lazy-compilers.js';
@@ -72,6 +73,8 @@ export interface ServiceAppOptions {
   requestErrors?: RequestErrorAnswer;
   /** Answers a route that failed (a 5xx) in the service's error shape; default: fastify's. */
   serverError?: (reply: FastifyReply) => FastifyReply;
+  /** What the HTTP parser refuses before routing (431, 400, 408), in the service's shape (client-errors.ts). */
+  clientErrors?: ClientErrorBody;
 }
 
 export type RequestErrorAnswer = (
@@ -95,6 +98,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     return503OnClosing: true,
     schemaController: { compilersFactory: lazyCompilers() },
     http: { ServerResponse: SecureResponse, ...guardedServerOptions(options) },
+    clientErrorHandler: clientErrorAnswer(options.clientErrors),
     // In the service's own error shape when it has one (docs/contract/console.md §3, §4, §7).
     ...(options.requestErrors
       ? {

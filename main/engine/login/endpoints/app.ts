@@ -67,6 +67,11 @@ export async function buildLoginApp(options: LoginAppOptions): Promise<FastifyIn
         part === 'missing',
       ),
     serverError: (reply) => refuse(reply, false, 'the login service failed'),
+    // Before a path is known: the page the browser shows for any other refusal.
+    clientErrors: (_status, message) => ({
+      type: 'text/html; charset=utf-8',
+      body: errorPage({ title: 'This request cannot be answered', message }),
+    }),
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
