@@ -20,7 +20,12 @@ export function answerInTurns(value: unknown, slice = SLICE): Readable | null {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return null;
   const members = Object.entries(value);
   if (!members.some(([, member]) => Array.isArray(member) && member.length > slice)) return null;
-  return Readable.from(textOf(members, slice), { objectMode: false });
+  return Readable.from(asBytes(textOf(members, slice)), { objectMode: false });
+}
+
+/** Each piece as bytes, for the reason `send` gives in routes.ts. */
+async function* asBytes(texts: AsyncIterable<string>): AsyncGenerator<Buffer> {
+  for await (const text of texts) yield Buffer.from(text, 'utf8');
 }
 
 async function* textOf(members: [string, unknown][], slice: number): AsyncGenerator<string> {

@@ -167,7 +167,10 @@ async function inputOf(name: CommandName, request: FastifyRequest, params: Recor
 
 /**
  * A command's result as its answer. With `turn` (a large answer's, large-answers.ts), the answer is
- * made text before the turn ends, or, written in turns, ends it once written.
+ * made before the turn ends, or, written in turns, ends it once written. A large answer is sent as
+ * bytes: a string its connection has not taken stays in the JS heap, and the collector lets the
+ * heap grow with what stays (verify: forty 8.4 MB answers read 3 s late took the console from 110
+ * MB to 1.67 GB, 459 MB as bytes; read at once, 223 MB against 246-393).
  */
 function send(reply: FastifyReply, result: CommandResult<CommandName>, status: number, turn?: EndTurn): FastifyReply {
   if (!result.ok) {
@@ -181,7 +184,7 @@ function send(reply: FastifyReply, result: CommandResult<CommandName>, status: n
     return reply.code(status).type('application/json; charset=utf-8').send(inTurns);
   }
   if (!turn) return reply.code(status).send(result.value ?? {});
-  const text = JSON.stringify(result.value ?? {});
+  const text = Buffer.from(JSON.stringify(result.value ?? {}), 'utf8');
   turn();
   return reply.code(status).type('application/json; charset=utf-8').send(text);
 }
