@@ -71,6 +71,27 @@ describe('admin API (docs/contract/console.md §7)', () => {
     expect((await admin(engine, 'GET', '/traffic?limit=1')).status).toBe(200);
   });
 
+  it('takes a number in the query or the path only as written in decimals (verification: 0x10 read as 16, 1.5 as 1)', async () => {
+    for (const [path, field, given] of [
+      ['/traffic?limit=0x10', 'limit', '0x10'],
+      ['/traffic?limit=1e1', 'limit', '1e1'],
+      ['/traffic?limit=1.5', 'limit', '1.5'],
+      ['/traffic?limit=%201', 'limit', ' 1'],
+      ['/traffic/0x1', 'id', '0x1'],
+    ] as const) {
+      const { status, body } = await admin(engine, 'GET', path);
+      expect([status, body], path).toEqual([
+        400,
+        {
+          error: {
+            code: 'invalid_input',
+            message: `${field} must be a whole number written in decimals, got ${JSON.stringify(given)}`,
+          },
+        },
+      ]);
+    }
+  });
+
   it('takes a JSON content type with no body, and answers bad bodies and unknown calls in its own error shape', async () => {
     const send = (method: string, path: string, body?: string, token = engine.adminToken) =>
       fetch(`${engine.urls.console}/admin/api${path}`, {
@@ -133,7 +154,7 @@ describe('admin API (docs/contract/console.md §7)', () => {
       message: expect.stringContaining('/offset'),
     });
     const queue = (await admin(engine, 'POST', '/queues', {})).body as { id: string };
-    expect(await refused('GET', `/queues/${queue.id}/items?offset=1e20`)).toMatchObject({
+    expect(await refused('GET', `/queues/${queue.id}/items?offset=100000000000000000000`)).toMatchObject({
       message: expect.stringContaining('/offset'),
     });
     // A list where an object goes: refused, not taken as {} (which made a queue and answered 200).

@@ -133,8 +133,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminRoutesOpti
       if (body !== undefined && body !== '' && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
         return adminRequestError(reply, 400, `${name}: the body must be a JSON object`);
       }
-      const repeated = repeatedQueryField(name, request.query);
-      if (repeated) return adminRequestError(reply, 400, repeated);
+      const problem = queryProblem(name, { ...(request.query as object), ...params });
+      if (problem) return adminRequestError(reply, 400, problem);
       return answer(reply, name, await inputOf(name, request, params), route.status);
     },
   });
@@ -190,14 +190,22 @@ function send(reply: FastifyReply, result: CommandResult<CommandName>, status: n
 }
 
 /**
- * A query field given twice where the command takes one value: `?limit=1&limit=2` was refused as
- * "/limit must be integer", though both were (outsider).
+ * What a query or path field holds that its schema would take wrongly: a field given twice where
+ * the command takes one value (`?limit=1&limit=2` was refused as "/limit must be integer", though
+ * both were: outsider), or a number not written in decimals, which the schema's conversion read as
+ * `0x10` = 16, `1e1` = 10 and `1.5` = 1 (verification).
  */
-function repeatedQueryField(name: CommandName, query: unknown): string | null {
+function queryProblem(name: CommandName, fields: Record<string, unknown>): string | null {
   const properties = (commandSpecs[name].input as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-  for (const [field, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    if (!Array.isArray(value) || properties[field]?.type === 'array') continue;
-    return `${field} is given ${value.length} times in the query (${value.map((v) => JSON.stringify(v)).join(', ')}): give it once`;
+  for (const [field, value] of Object.entries(fields)) {
+    const type = properties[field]?.type;
+    if (Array.isArray(value) && type !== 'array')
+      return `${field} is given ${value.length} times in the query (${value.map((v) => JSON.stringify(v)).join(', ')}): give it once`;
+    if (typeof value !== 'string') continue;
+    if (type === 'integer' && !/^-?\d+$/.test(value))
+      return `${field} must be a whole number written in decimals, got ${JSON.stringify(value)}`;
+    if (type === 'number' && !/^-?\d+(\.\d+)?$/.test(value))
+      return `${field} must be a number written in decimals, got ${JSON.stringify(value)}`;
   }
   return null;
 }
