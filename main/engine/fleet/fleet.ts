@@ -26,7 +26,7 @@ import type { LoadParams } from '../player/events.js';
 import { emptySnapshot, mergeShares, sumDeltas, type MergedShares } from './merge.js';
 import { FleetMetrics, latencyByEndpoint, newSketch, statsKey, summarize } from './metrics.js';
 import { latencyFigures } from './percentile.js';
-import { burstNote, busyNote, ownLimitNote, timeNote } from './run-notes.js';
+import { burstNote, busyNote, ownLimitNote, ownLimitsWhy, timeNote } from './run-notes.js';
 import { ServerRuleHits } from './server-rules.js';
 import { PlayerShare, type ShareSnapshot } from './share.js';
 import type { Threshold, ThresholdFigures } from '../api/thresholds.js';
@@ -437,7 +437,11 @@ export class Fleet {
       const last = this.absorb(finals.map((f, i) => f ?? this.snapshots[i] ?? emptySnapshot()));
       // A fleet that never played measured nothing: its thresholds are not judged (zero errors of
       // zero requests would otherwise read as a gate held), and it says why (verdict.ts).
-      const why = notJudgedWhy({ status, error: this.error, requests: this.merged?.totals.requests ?? 0 });
+      // Requests that failed on this machine: the server did not get the load asked for, and an
+      // errors threshold they failed would blame it (outsider: EMFILE at 20,000 players).
+      const why =
+        notJudgedWhy({ status, error: this.error, requests: this.merged?.totals.requests ?? 0 }) ??
+        ownLimitsWhy(this.merged?.endpoints ?? []);
       // The wall time the thresholds read is the report's: rps judged on one, shown on another, differed.
       this.endedRuleNote = this.serverRules?.note() ?? null;
       this.finishedAt = this.deps.wall.now();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../api/fleet-types.js';
 import type { Engine } from '../index.js';
 import { startTestEngine } from '../testing/http.js';
-import { BURST_PER_SECOND, BUSY_P99_MS, burstNote, busyNote, ownLimitNote } from './run-notes.js';
+import { BURST_PER_SECOND, BUSY_P99_MS, burstNote, busyNote, ownLimitNote, ownLimitsWhy } from './run-notes.js';
 
 const lateness = (p99: number, max: number) => ({ count: 300, p50: 1, p90: 2, p99, max });
 
@@ -19,7 +19,19 @@ describe('ownLimitNote', () => {
       { failures: { 'connection failed: EMFILE': 10, 'connection failed: EADDRNOTAVAIL': 1 } },
     ]);
     expect(note).toMatch(
-      /^6,015 requests failed on this machine, before reaching the server \(EMFILE ×6,014: this process had every file descriptor it may open; EADDRNOTAVAIL ×1: the machine ran out of local ports\): they count as errors, so an errors threshold they fail is the fleet's, not the server's\. Raise the open-files limit \(ulimit -n/,
+      /^6,015 requests failed on this machine, before reaching the server \(EMFILE ×6,014: this process had every file descriptor it may open; EADDRNOTAVAIL ×1: the machine ran out of local ports\): they count as errors in the figures, and no threshold is judged, for the server did not get the load asked for\. Raise the open-files limit \(ulimit -n/,
+    );
+  });
+
+  it('are why no threshold is judged, with their count by code (verdict trust: a FAIL blamed the server)', () => {
+    expect(ownLimitsWhy([{ failures: { 'connection failed: ECONNRESET': 2 } }])).toBeNull();
+    expect(
+      ownLimitsWhy([
+        { failures: { 'connection failed: EMFILE': 6_004 } },
+        { failures: { 'connection failed: EMFILE': 10, 'connection failed: ENOBUFS': 1 } },
+      ]),
+    ).toBe(
+      '6,015 requests failed on this machine before reaching the server (EMFILE ×6,014, ENOBUFS ×1): raise ulimit -n or play fewer players',
     );
   });
 });
