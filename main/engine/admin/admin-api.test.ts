@@ -71,6 +71,25 @@ describe('admin API (docs/contract/console.md §7)', () => {
     expect((await admin(engine, 'GET', '/traffic?limit=1')).status).toBe(200);
   });
 
+  it('refuses a JSON body that is not UTF-8, and makes nothing of it (outsider: stored with U+FFFD)', async () => {
+    const before = ((await admin(engine, 'GET', '/queues')).body as unknown[]).length;
+    const answer = await fetch(`${engine.urls.console}/admin/api/queues`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${engine.adminToken}`, 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('b"}')]),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      error: {
+        code: 'invalid_input',
+        message: 'the JSON body is not UTF-8 text (RFC 8259 §8.1): save or send it as UTF-8',
+      },
+    });
+    expect(((await admin(engine, 'GET', '/queues')).body as unknown[]).length).toBe(before);
+    // Whatever UTF-8 holds is taken, a lone surrogate's escape and a NUL among it.
+    expect((await admin(engine, 'POST', '/queues', { name: 'é \ud800 \u0000 😀' })).status).toBe(200);
+  });
+
   it('takes a number in the query or the path only as written in decimals (verification: 0x10 read as 16, 1.5 as 1)', async () => {
     for (const [path, field, given] of [
       ['/traffic?limit=0x10', 'limit', '0x10'],

@@ -10,6 +10,7 @@
  * what lies between pieces is checked here.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES, nestsDeeperThan } from '../http/json-depth.js';
@@ -59,6 +60,9 @@ export function useJsonInTurns(app: FastifyInstance): void {
     { parseAs: 'buffer' },
     async (request: FastifyRequest, body: string | Buffer) => {
       const bytes = body as Buffer;
+      // JSON is UTF-8 (RFC 8259 §8.1): bytes that are not were stored as U+FFFD, a name changed
+      // without a word (outsider). Checked at once: 256 MB of ASCII in 22 ms here.
+      if (!isUtf8(bytes)) throw notUtf8();
       if (bytes.length <= BIG_BODY_CHARS) {
         const text = bytes.toString('utf8');
         // As the listener's own parser: an empty body is no body.
@@ -387,6 +391,11 @@ const tooMany = (maxValues: number) =>
     ),
     { statusCode: 413 },
   );
+const notUtf8 = () =>
+  Object.assign(new Error('the JSON body is not UTF-8 text (RFC 8259 §8.1): save or send it as UTF-8'), {
+    statusCode: 400,
+  });
+
 const tooDeep = () =>
   Object.assign(new Error(`the JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`), {
     statusCode: 400,
