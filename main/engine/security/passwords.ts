@@ -7,6 +7,7 @@
  * per-user throttle, and each costs a full scrypt; run inline they held every listener.
  */
 import { randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { Turns } from './turns.js';
 
 const KEY_LENGTH = 32;
 
@@ -28,13 +29,13 @@ export class PasswordChecksBusy extends Error {
 
 /** The engine's password checks: at most CONCURRENT_CHECKS at once, off its thread. */
 export class PasswordChecker {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly turns = new Turns(CONCURRENT_CHECKS, WAITING_CHECKS);
 
   async verify(password: string, stored: string): Promise<boolean> {
     const [scheme, salt, hash] = stored.split('$');
     if (scheme !== 'scrypt' || !salt || !hash) return false;
-    await this.turn();
+    const end = await this.turns.take();
+    if (!end) throw new PasswordChecksBusy();
     try {
       const expected = Buffer.from(hash, 'base64url');
       const actual = await new Promise<Buffer>((resolve, reject) =>
@@ -44,18 +45,7 @@ export class PasswordChecker {
       );
       return timingSafeEqual(actual, expected);
     } finally {
-      this.running--;
-      this.waiting.shift()?.();
+      end();
     }
-  }
-
-  private async turn(): Promise<void> {
-    if (this.running < CONCURRENT_CHECKS) {
-      this.running++;
-      return;
-    }
-    if (this.waiting.length >= WAITING_CHECKS) throw new PasswordChecksBusy();
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
   }
 }
